@@ -1,0 +1,120 @@
+/// A factory whose argument types are known, erased to return `Any` so that forwarded types can share it.
+final class FactoryBox<each Argument>: @unchecked Sendable {
+    let make: (any Resolver, repeat each Argument) throws -> Any
+
+    init(_ make: @escaping (any Resolver, repeat each Argument) throws -> Any) {
+        self.make = make
+    }
+}
+
+extension Container {
+    /// Registers how to make `serviceType`: the factory receives a resolver for the dependencies and the
+    /// runtime arguments that `resolve` passes, any number of them.
+    ///
+    /// ```swift
+    /// container.register(AnimalType.self) { _ in Cat() }
+    /// container.register(AnimalType.self, name: "named") { _, name in Cat(name: name) }
+    /// container.register(PersonType.self) { r in PetOwner(pet: try r.require(AnimalType.self)) }
+    /// ```
+    ///
+    /// A registration with the same type, name and argument types replaces the earlier one.
+    /// Registrations that differ only in argument types are separate registrations.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register, usually a protocol.
+    ///   - name: Tells apart registrations of the same type and argument types.
+    ///   - factory: Makes the instance; it may throw, and `require` then reports the error with its path.
+    /// - Returns: The registration, to set its scope, `initCompleted` callbacks and forwarded types.
+    @discardableResult
+    public func register<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        factory: @escaping (any Resolver, repeat each Argument) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let box = FactoryBox<repeat each Argument> { (resolver: any Resolver, argument: repeat each Argument) in
+            try factory(resolver, repeat each argument)
+        }
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            argumentsType: (any Resolver, repeat each Argument).self,
+            factory: box,
+            objectScope: defaultObjectScope
+        )
+        entry.container = self
+        add(
+            entry, as: serviceType,
+            key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
+        return entry
+    }
+
+    /// Registers a factory that takes all its arguments as one value of type `Arguments`; for extensions
+    /// written for Swinject. Resolve such a registration with ``_resolve(name:option:invoker:)``.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - factory: Makes the instance from the arguments.
+    ///   - name: Tells apart registrations of the same type and argument types.
+    ///   - option: An extension's extra key component.
+    /// - Returns: The registration.
+    @discardableResult
+    public func _register<Service, Arguments>(
+        _ serviceType: Service.Type,
+        factory: @escaping (Arguments) -> Any,
+        name: String? = nil,
+        option: (any ServiceKeyOption)? = nil
+    ) -> ServiceEntry<Service> {
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            argumentsType: Arguments.self,
+            factory: factory,
+            objectScope: defaultObjectScope,
+            factoryTakesTuple: true
+        )
+        entry.container = self
+        let key = ServiceKey(serviceType: serviceType, argumentsType: Arguments.self, name: name, option: option)
+        add(entry, as: serviceType, key: key)
+        return entry
+    }
+
+    /// Makes `type` resolve through `service`'s registration: same factory, scope, arguments and
+    /// `initCompleted` callbacks, and (in `.graph` and `.container` scope) the same instance.
+    ///
+    /// ```swift
+    /// let dog = container.register(Dog.self) { _ in Dog() }
+    /// container.forward(Animal.self, to: dog)
+    /// ```
+    public func forward<Type, Service>(_ type: Type.Type, name: String? = nil, to service: ServiceEntry<Service>) {
+        let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
+        add(service, as: type, key: key)
+    }
+}
+
+extension ServiceEntry {
+    /// Makes `type` (under `name`) resolve through this registration as well.
+    ///
+    /// ```swift
+    /// container.register(Dog.self) { _ in Dog() }.implements(Animal.self)
+    /// ```
+    @discardableResult
+    public func implements<Type>(_ type: Type.Type, name: String? = nil) -> ServiceEntry<Service> {
+        container?.forward(type, name: name, to: self)
+        return self
+    }
+
+    /// Makes each of the given types resolve through this registration as well.
+    ///
+    /// ```swift
+    /// container.register(Dog.self) { _ in Dog() }.implements(Animal.self, Pet.self, Friend.self)
+    /// ```
+    @discardableResult
+    public func implements<First, Second, each Other>(
+        _ first: First.Type,
+        _ second: Second.Type,
+        _ others: repeat (each Other).Type
+    ) -> ServiceEntry<Service> {
+        implements(first)
+        implements(second)
+        _ = (repeat implements(each others))
+        return self
+    }
+}

@@ -1,0 +1,90 @@
+extension Container: Resolver {
+    /// Returns an instance of `serviceType`, or `nil` (reported through ``loggingFunction``) if it
+    /// cannot be made.
+    ///
+    /// ```swift
+    /// let owner = container.resolve(PersonType.self)
+    /// ```
+    public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
+        resolve(serviceType, name: nil)
+    }
+
+    /// Returns an instance of `serviceType` registered under `name`, or `nil` if it cannot be made.
+    public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
+        reportingFailure { try make(serviceType, name: name, option: nil) }
+    }
+
+    /// Returns an instance of `serviceType` registered under `name` whose factory takes `arguments`,
+    /// or `nil` if it cannot be made.
+    ///
+    /// ```swift
+    /// let cat = container.resolve(AnimalType.self, arguments: "Mimi", true)
+    /// ```
+    public func resolve<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) -> Service? {
+        reportingFailure { try make(serviceType, name: name, option: nil, arguments: repeat each arguments) }
+    }
+
+    /// Returns an instance of `serviceType` registered under `name` whose factory takes `arguments`.
+    ///
+    /// ```swift
+    /// let engine = try container.require(Engine.self, name: "v8", arguments: 8, "petrol")
+    /// ```
+    ///
+    /// - Throws: ``ResolutionError``, whose description names what was asked for, the path that led
+    ///   there and what is registered instead.
+    public func require<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws -> Service {
+        try make(serviceType, name: name, option: nil, arguments: repeat each arguments)
+    }
+
+    /// Resolves with a factory of the Swinject extension form `(Arguments) -> Any`; for extensions
+    /// written for Swinject, which register with ``_register(_:factory:name:option:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The registration name.
+    ///   - option: An extension's extra key component.
+    ///   - invoker: Calls the registered factory with the arguments.
+    /// - Returns: The instance, or `nil` if it cannot be made.
+    public func _resolve<Service, Arguments>(
+        name: String?,
+        option: (any ServiceKeyOption)? = nil,
+        invoker: @escaping ((Arguments) -> Any) -> Any
+    ) -> Service? {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: Arguments.self, name: name, option: option)
+        return reportingFailure {
+            try resolving(graph: nil) { state in
+                guard let entry = entry(for: key), let factory = entry.factory as? (Arguments) -> Any else {
+                    throw missing(key, state: state)
+                }
+                return try cast(make(entry, key: key, state: state) { invoker(factory) }, key: key, state: state)
+            }
+        }
+    }
+
+    /// Runs `body`; on failure tells the debug helper and the logging hook, and returns nil.
+    private func reportingFailure<Service>(_ body: () throws -> Service) -> Service? {
+        do {
+            return try body()
+        } catch let error as ResolutionError {
+            if error.reason == .missingRegistration, let key = error.key {
+                debugHelper.resolutionFailed(
+                    serviceType: Service.self,
+                    key: key,
+                    availableRegistrations: allRegistrations()
+                )
+            }
+            debugHelper.log(error)
+            return nil
+        } catch {
+            Container.log(String(describing: error))
+            return nil
+        }
+    }
+}

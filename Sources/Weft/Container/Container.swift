@@ -1,0 +1,184 @@
+/// A dependency-injection container: it keeps registrations of services and makes them,
+/// injecting their dependencies.
+///
+/// ```swift
+/// let container = Container()
+/// container.register(AnimalType.self) { _ in Cat() }
+/// container.register(PersonType.self) { r in PetOwner(pet: try r.require(AnimalType.self)) }
+///
+/// let owner = try container.require(PersonType.self)
+/// ```
+///
+/// A container is `Sendable`: registering and resolving from many threads at once is safe, without
+/// ``synchronize()``. A container may have a parent whose registrations it sees; the parent does not
+/// see the child's.
+public final class Container: @unchecked Sendable {
+    /// The container whose registrations this one falls back to.
+    let parent: Container?
+    let debugHelper: any DebugHelper
+    let defaultObjectScope: ObjectScope
+    /// Whether this is a `synchronize()`d view, which runs each registration's factory on one thread at a time.
+    let synchronized: Bool
+
+    /// Guards `services`, `behaviors` and `restoredGraph`; never held while user code runs.
+    let lock = Lock()
+    private var services: [ServiceKey: any ServiceEntryProtocol] = [:]
+    private var behaviors: [any Behavior] = []
+    private var restoredGraph: GraphIdentifier?
+
+    init(
+        parent: Container? = nil,
+        debugHelper: any DebugHelper,
+        defaultObjectScope: ObjectScope = .graph,
+        synchronized: Bool = false
+    ) {
+        self.parent = parent
+        self.debugHelper = debugHelper
+        self.defaultObjectScope = defaultObjectScope
+        self.synchronized = synchronized
+    }
+
+    /// Makes a container.
+    ///
+    /// - Parameters:
+    ///   - parent: A container whose registrations this one sees (and whose singletons it shares).
+    ///   - defaultObjectScope: The scope of registrations that do not set one; `.graph` unless given.
+    ///   - behaviors: Behaviors told about every registration.
+    ///   - registeringClosure: Registers services into the new container.
+    public convenience init(
+        parent: Container? = nil,
+        defaultObjectScope: ObjectScope = .graph,
+        behaviors: [any Behavior] = [],
+        registeringClosure: (Container) -> Void = { _ in }
+    ) {
+        self.init(parent: parent, debugHelper: LoggingDebugHelper(), defaultObjectScope: defaultObjectScope)
+        behaviors.forEach(addBehavior)
+        registeringClosure(self)
+    }
+
+    /// Returns a resolver that runs the factory of each registration on one thread at a time.
+    ///
+    /// A `Container` is already safe to use from many threads; this exists for code written for Swinject.
+    /// Unlike Swinject's, the returned resolver has no global lock: a slow factory only delays callers that
+    /// need that same registration. Registrations added to the returned container stay in it.
+    public func synchronize() -> any Resolver {
+        Container(parent: self, debugHelper: debugHelper, defaultObjectScope: defaultObjectScope, synchronized: true)
+    }
+
+    /// Adds a behavior, told about each registration made after this call.
+    public func addBehavior(_ behavior: any Behavior) {
+        lock.withLock { behaviors.append(behavior) }
+    }
+
+    /// Removes every registration of this container (not of its parent), releasing the instances they kept.
+    public func removeAll() {
+        let removed = lock.withLock {
+            let removed = services
+            services.removeAll()
+            return removed
+        }
+        _ = removed  // released here, outside the lock: a deinit may call back into the container
+    }
+
+    /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.
+    public func hasAnyRegistration<Service>(of serviceType: Service.Type, name: String? = nil) -> Bool {
+        let found = lock.withLock {
+            services.keys.contains { $0.serviceType == serviceType && $0.name == name }
+        }
+        return found || parent?.hasAnyRegistration(of: serviceType, name: name) == true
+    }
+
+    /// Discards the instances kept for registrations in `objectScope`, here and in the parents.
+    ///
+    /// ```swift
+    /// container.resetObjectScope(.container)   // every singleton is made anew on next use
+    /// ```
+    public func resetObjectScope(_ objectScope: any ObjectScopeProtocol) {
+        for entry in entries(where: { $1.objectScope === objectScope }) {
+            entry.discardInstance()
+        }
+        parent?.resetObjectScope(objectScope)
+    }
+
+    /// Discards the instances kept for registrations in `objectScope`, here and in the parents.
+    public func resetObjectScope(_ objectScope: ObjectScope) {
+        resetObjectScope(objectScope as any ObjectScopeProtocol)
+    }
+
+    /// Discards the instances of `serviceType` kept in `objectScope`, here and in the parents.
+    public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
+        let matching = entries(where: { key, _ in key.serviceType == serviceType })
+        guard !matching.isEmpty else { return }
+        for entry in matching where entry.objectScope === objectScope {
+            entry.discardInstance()
+        }
+        parent?.resetObjectScope(objectScope, serviceType: serviceType)
+    }
+
+    /// Discards the instances of `serviceType` kept in `objectScope`, here and in the parents.
+    public func resetObjectScope(_ objectScope: ObjectScope, serviceType: Any.Type) {
+        resetObjectScope(objectScope as any ObjectScopeProtocol, serviceType: serviceType)
+    }
+
+    // MARK: Registry access
+
+    /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
+    func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: ServiceKey) {
+        let (replaced, told) = lock.withLock {
+            let replaced = services.updateValue(entry, forKey: key)
+            return (replaced, behaviors)
+        }
+        _ = replaced
+        for behavior in told {
+            behavior.container(self, didRegisterType: type, toService: entry, withName: key.name)
+        }
+    }
+
+    /// The registration for `key`, here or in the nearest parent that has one.
+    func entry(for key: ServiceKey) -> (any ServiceEntryProtocol)? {
+        var container: Container? = self
+        while let current = container {
+            if let entry = current.lock.withLock({ current.services[key] }) { return entry }
+            container = current.parent
+        }
+        return nil
+    }
+
+    /// The registrations of this container that match `predicate`.
+    func entries(
+        where predicate: (ServiceKey, any ServiceEntryProtocol) -> Bool
+    ) -> [any ServiceEntryProtocol] {
+        lock.withLock { services.filter { predicate($0.key, $0.value) }.map(\.value) }
+    }
+
+    /// The registrations of this container and its parents; a child's shadow its parents'.
+    func allRegistrations() -> [ServiceKey: any ServiceEntryProtocol] {
+        var result = parent?.allRegistrations() ?? [:]
+        for (key, entry) in lock.withLock({ services }) {
+            result[key] = entry
+        }
+        return result
+    }
+
+    /// The registrations of this container only, for the description and diagnostics.
+    func ownRegistrations() -> [ServiceKey: any ServiceEntryProtocol] {
+        lock.withLock { services }
+    }
+
+    /// Takes the graph set by ``restoreObjectGraph(_:)``, if any.
+    func takeRestoredGraph() -> GraphIdentifier? {
+        lock.withLock {
+            defer { restoredGraph = nil }
+            return restoredGraph
+        }
+    }
+
+    /// The graph set by ``restoreObjectGraph(_:)`` that the next resolve will use.
+    var pendingRestoredGraph: GraphIdentifier? {
+        lock.withLock { restoredGraph }
+    }
+
+    func setRestoredGraph(_ graph: GraphIdentifier?) {
+        lock.withLock { restoredGraph = graph }
+    }
+}

@@ -1,0 +1,41 @@
+extension Container: CustomStringConvertible {
+    /// Lists this container's registrations (not its parent's), one per line, sorted:
+    ///
+    /// ```
+    /// [
+    ///     { Service: Animal, Factory: Resolver -> Animal, ObjectScope: graph }
+    /// ]
+    /// ```
+    public var description: String {
+        let lines = ownRegistrations().map { "\n    { \($0.value.describeWithKey($0.key)) }" }.sorted()
+        return "[" + lines.joined(separator: ",") + "\n]"
+    }
+}
+
+extension Container {
+    /// Registrations that might have been meant instead of `key`: the same type under other names or
+    /// with other arguments (here or in a parent), or the type wrapped in or out of `Optional`.
+    func suggestions(for key: ServiceKey) -> [String] {
+        let wanted = String(describing: key.serviceType)
+        var result: [String] = []
+        var container: Container? = self
+        var level = 0
+        while let current = container {
+            let place = level == 0 ? "" : (level == 1 ? " (in the parent container)" : " (in an ancestor container)")
+            for candidate in current.ownRegistrations().keys.sorted(by: {
+                $0.requestDescription < $1.requestDescription
+            })
+            where candidate != key {
+                let name = String(describing: candidate.serviceType)
+                let sameType = candidate.serviceType == key.serviceType
+                let optionalTwin = name == "Optional<\(wanted)>" || wanted == "Optional<\(name)>"
+                if sameType || optionalTwin {
+                    result.append(candidate.requestDescription + place)
+                }
+            }
+            container = current.parent
+            level += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,21 @@
+/// A type the container makes around a registration of another type, without registering it:
+/// `Lazy<T>`, `Provider<T>` and `Optional<T>` wrap the registration of `T`.
+protocol InstanceWrapper {
+    /// The wrapped type, `T`.
+    static var wrappedType: Any.Type { get }
+    /// Makes the wrapper. `factory` makes the wrapped instance in the given graph (or the current or a
+    /// new one when `nil`); it is `nil` when `T` is not registered.
+    init?(container: Container, graph: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) throws
+}
+
+extension Optional: InstanceWrapper {
+    static var wrappedType: Any.Type { Wrapped.self }
+
+    init?(container _: Container, graph _: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) throws {
+        guard let factory else {
+            self = .none
+            return
+        }
+        self = try factory(nil) as? Wrapped
+    }
+}

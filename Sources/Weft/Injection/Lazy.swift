@@ -1,0 +1,55 @@
+/// Delays making a dependency until it is first used, then keeps it.
+///
+/// `Lazy<T>` needs no registration of its own: resolving it works whenever `T` is registered. The instance
+/// is made in the object graph the `Lazy` was resolved in, so graph-scoped services are shared with it.
+/// Injecting `Lazy` is one way to break a circular dependency between initializers.
+///
+/// ```swift
+/// container.register(Reporter.self) { r in Reporter(database: r.resolve(Lazy<Database>.self)!) }
+/// // ... later, inside Reporter:
+/// database.instance.save(report)
+/// ```
+public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
+    static var wrappedType: Any.Type { Service.self }
+
+    private let factory: (GraphIdentifier?) throws -> Any
+    private let graph: GraphIdentifier?
+    private let lock = RecursiveLock()
+    private var made: Service?
+
+    init?(container _: Container, graph: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) {
+        guard let factory else { return nil }
+        self.factory = factory
+        self.graph = graph
+    }
+
+    /// The instance: made on first access (once, even when several threads ask at the same time),
+    /// the same one afterwards.
+    ///
+    /// Stops the program if the instance cannot be made (as Swinject's does); use ``get()`` to get
+    /// the error instead.
+    public var instance: Service {
+        do {
+            return try get()
+        } catch {
+            fatalError("Weft: Lazy<\(Service.self)> could not make its instance.\n\(error)")
+        }
+    }
+
+    /// The instance, made on first call; throws a ``ResolutionError`` if it cannot be made.
+    public func get() throws -> Service {
+        try lock.withLock {
+            if let made { return made }
+            let instance = try factory(graph)
+            guard let service = instance as? Service else {
+                throw ResolutionError(
+                    reason: .typeMismatch,
+                    key: ServiceKey(serviceType: Service.self, argumentsType: (any Resolver).self),
+                    path: [String(describing: Service.self)]
+                )
+            }
+            made = service
+            return service
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Makes a new instance of a dependency each time it is asked, in a new object graph.
+///
+/// `Provider<T>` needs no registration of its own: resolving it works whenever `T` is registered.
+///
+/// ```swift
+/// container.register(Spawner.self) { r in Spawner(enemies: r.resolve(Provider<Enemy>.self)!) }
+/// // ... inside Spawner:
+/// let next = enemies.instance
+/// ```
+public final class Provider<Service>: InstanceWrapper, @unchecked Sendable {
+    static var wrappedType: Any.Type { Service.self }
+
+    private let factory: (GraphIdentifier?) throws -> Any
+
+    init?(container _: Container, graph _: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) {
+        guard let factory else { return nil }
+        self.factory = factory
+    }
+
+    /// A new instance (shared only with what the current graph already holds, when asked from inside a
+    /// factory). Stops the program if it cannot be made; use ``get()`` to get the error instead.
+    public var instance: Service {
+        do {
+            return try get()
+        } catch {
+            fatalError("Weft: Provider<\(Service.self)> could not make an instance.\n\(error)")
+        }
+    }
+
+    /// A new instance; throws a ``ResolutionError`` if it cannot be made.
+    public func get() throws -> Service {
+        let instance = try factory(nil)
+        guard let service = instance as? Service else {
+            throw ResolutionError(
+                reason: .typeMismatch,
+                key: ServiceKey(serviceType: Service.self, argumentsType: (any Resolver).self),
+                path: [String(describing: Service.self)]
+            )
+        }
+        return service
+    }
+}

@@ -1,0 +1,177 @@
+/// The type-erased view of a registration that the container works with.
+protocol ServiceEntryProtocol: AnyObject, Sendable {
+    /// Describes the registration under `serviceKey`, as the container's description prints it.
+    func describeWithKey(_ serviceKey: ServiceKey) -> String
+    /// The scope the registration's instances live in.
+    var objectScope: any ObjectScopeProtocol { get }
+    /// The storage the scope made for this registration (made on first use).
+    var storage: any InstanceStorage { get }
+    /// The factory, as registered: `(Resolver, Args...) throws -> Any`.
+    var factory: Any { get }
+    /// The type the registration was made for (forwarded types share the entry).
+    var serviceType: Any.Type { get }
+    /// The type of `(Resolver, Args...)`.
+    var argumentsType: Any.Type { get }
+
+    /// Serialises factory calls when the registration is resolved through `synchronize()`.
+    var factoryLock: RecursiveLock { get }
+    /// Whether `initCompleted` callbacks are registered.
+    var hasInitCompleted: Bool { get }
+    /// Whether the scope keeps no instance at all, so storage can be skipped.
+    var isTransient: Bool { get }
+    /// Whether the factory was registered through `_register` with a tuple argument.
+    var factoryTakesTuple: Bool { get }
+    /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
+    func runInitCompleted(resolver: any Resolver, instance: Any) throws
+    /// The stored instance for `graph`, read under the registration's lock.
+    func storedInstance(inGraph graph: GraphIdentifier) -> Any?
+    /// Stores `instance` for `graph` under the registration's lock.
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier)
+    /// Tells the storage that the graph `graph` is complete.
+    func graphCompleted()
+    /// Discards the stored instance.
+    func discardInstance()
+}
+
+/// One registration, returned by `register` so that it can be configured further:
+/// its object scope, its `initCompleted` callbacks, the other types it implements.
+///
+/// ```swift
+/// container.register(Logger.self) { _ in ConsoleLogger() }
+///     .inObjectScope(.container)
+///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
+/// ```
+public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Sendable {
+    /// The type the entry was registered for.
+    public let serviceType: Any.Type
+    /// The type of the factory's arguments, `(Resolver, Arg1, ...)`.
+    public let argumentsType: Any.Type
+
+    let factory: Any
+    let factoryTakesTuple: Bool
+    let factoryLock = RecursiveLock()
+    weak var container: Container?
+
+    private let lock = Lock()
+    private var scope: any ObjectScopeProtocol
+    private var madeStorage: (any InstanceStorage)?
+    private var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+
+    init(
+        serviceType: Service.Type,
+        argumentsType: Any.Type,
+        factory: Any,
+        objectScope: ObjectScope = .graph,
+        factoryTakesTuple: Bool = false
+    ) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.factory = factory
+        self.scope = objectScope
+        self.factoryTakesTuple = factoryTakesTuple
+    }
+
+    init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any, scope: any ObjectScopeProtocol) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.factory = factory
+        self.scope = scope
+        self.factoryTakesTuple = false
+    }
+
+    /// The object scope instances of this registration live in (`.graph` unless changed).
+    public var objectScope: any ObjectScopeProtocol {
+        lock.withLock { scope }
+    }
+
+    var storage: any InstanceStorage {
+        lock.withLock { storageLocked() }
+    }
+
+    private func storageLocked() -> any InstanceStorage {
+        if let madeStorage { return madeStorage }
+        let made = scope.makeStorage()
+        madeStorage = made
+        return made
+    }
+
+    var isTransient: Bool {
+        lock.withLock { scope === ObjectScope.transient }
+    }
+
+    var hasInitCompleted: Bool {
+        lock.withLock { !initCompletedActions.isEmpty }
+    }
+
+    /// Sets the object scope in which instances of this registration are shared.
+    ///
+    /// - Parameter objectScope: `.transient`, `.graph` (the default), `.container`, `.weak`, or a custom scope.
+    /// - Returns: `self`, to chain further configuration.
+    @discardableResult
+    public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
+        lock.withLock {
+            scope = objectScope
+            madeStorage = nil
+        }
+        return self
+    }
+
+    /// Sets the object scope in which instances of this registration are shared.
+    ///
+    /// The same as ``inObjectScope(_:)-(ObjectScopeProtocol)``, so that `.container` and friends can be written
+    /// without the type name.
+    @discardableResult
+    public func inObjectScope(_ objectScope: ObjectScope) -> Self {
+        inObjectScope(objectScope as any ObjectScopeProtocol)
+    }
+
+    /// Adds a callback that runs on every new instance after the factory has made it; the place
+    /// for property and method injection and for closing circular dependencies.
+    ///
+    /// Callbacks run in the order they were added. The callback may throw: the resolution then fails
+    /// with a ``ResolutionError`` that keeps the error as its cause. Weft runs the callbacks of an
+    /// instance once no factory of the current object graph is still running, so that a cycle closed
+    /// here never makes a factory run twice.
+    ///
+    /// - Parameter completed: Receives a resolver and the new instance.
+    /// - Returns: `self`, to chain further configuration.
+    @discardableResult
+    public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
+        lock.withLock { initCompletedActions.append(completed) }
+        return self
+    }
+
+    func runInitCompleted(resolver: any Resolver, instance: Any) throws {
+        let actions = lock.withLock { initCompletedActions }
+        guard let service = instance as? Service else { return }
+        for action in actions {
+            try action(resolver, service)
+        }
+    }
+
+    func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
+        lock.withLock { storageLocked().instance(inGraph: graph) }
+    }
+
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier) {
+        lock.withLock { storageLocked().setInstance(instance, inGraph: graph) }
+    }
+
+    func graphCompleted() {
+        lock.withLock { madeStorage?.graphResolutionCompleted() }
+    }
+
+    func discardInstance() {
+        lock.withLock { storageLocked().instance = nil }
+    }
+
+    func describeWithKey(_ serviceKey: ServiceKey) -> String {
+        let (scopeText, callbacks) = lock.withLock { ("\(scope)", initCompletedActions.count) }
+        var text = "Service: \(serviceType)"
+        if let name = serviceKey.name { text += ", Name: \"\(name)\"" }
+        if let option = serviceKey.option { text += ", \(option)" }
+        text += ", Factory: \(serviceKey.argumentsType) -> \(serviceKey.serviceType), ObjectScope: \(scopeText)"
+        if callbacks > 0 { text += ", InitCompleted: Specified \(callbacks) closures" }
+        return text
+    }
+}

@@ -1,0 +1,102 @@
+/// An extra component of a registration key, for extensions that need to keep their
+/// registrations apart from ordinary ones (Swinject's storyboard support uses one).
+public protocol ServiceKeyOption: CustomStringConvertible, Sendable {
+    /// Returns whether this option equals `another`.
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool
+    /// Feeds the option's identity into `hasher`.
+    func hash(into: inout Hasher)
+}
+
+/// Identifies one registration: the service type, the factory's argument types (as the type of the
+/// tuple `(Resolver, Arg1, ...)`), the name and an optional extension option.
+///
+/// Types are compared by `ObjectIdentifier`, never by their names.
+struct ServiceKey: Sendable {
+    let serviceType: Any.Type
+    let argumentsType: Any.Type
+    let name: String?
+    let option: (any ServiceKeyOption)?
+
+    init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil, option: (any ServiceKeyOption)? = nil) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.name = name
+        self.option = option
+    }
+}
+
+extension ServiceKey: Hashable {
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(serviceType))
+        hasher.combine(ObjectIdentifier(argumentsType))
+        hasher.combine(name)
+        option?.hash(into: &hasher)
+    }
+
+    static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+        guard lhs.serviceType == rhs.serviceType, lhs.argumentsType == rhs.argumentsType, lhs.name == rhs.name
+        else { return false }
+        switch (lhs.option, rhs.option) {
+        case (nil, nil): return true
+        case (let left?, let right?): return left.isEqualTo(right)
+        default: return false
+        }
+    }
+}
+
+extension ServiceKey {
+    /// The argument types a caller passes, without the leading `Resolver`: `[]`, `["String"]`, ...
+    var argumentTypeNames: [String] {
+        let text = String(describing: argumentsType)
+        guard text.hasPrefix("(") else { return [] }
+        // "(Resolver, String, Bool)" -> ["String", "Bool"]
+        let inner = text.dropFirst().dropLast()
+        return splitTopLevel(String(inner)).dropFirst().map { $0 }
+    }
+
+    /// How this key reads in a resolution path: `Engine`, or `Engine["v8"]` for a named registration.
+    var pathComponent: String {
+        let text = String(describing: serviceType)
+        guard let name else { return text }
+        return text + "[\"\(name)\"]"
+    }
+
+    /// How this key reads in a message: `Engine named "v8" with arguments (Int, String)`.
+    var requestDescription: String {
+        var text = String(describing: serviceType)
+        if let name { text += " named \"\(name)\"" }
+        let arguments = argumentTypeNames
+        if !arguments.isEmpty { text += " with arguments (" + arguments.joined(separator: ", ") + ")" }
+        return text
+    }
+}
+
+/// Splits `"A, B<C, D>, (E, F)"` at the commas that are not nested in brackets.
+private func splitTopLevel(_ text: String) -> [String] {
+    var parts: [String] = []
+    var depth = 0
+    var current = ""
+    for character in text {
+        switch character {
+        case "(", "<", "[": depth += 1
+        case ")", ">", "]": depth -= 1
+        case "," where depth == 0:
+            parts.append(current.trimmingSpaces())
+            current = ""
+            continue
+        default: break
+        }
+        current.append(character)
+    }
+    if !current.isEmpty { parts.append(current.trimmingSpaces()) }
+    return parts
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while slice.first == " " { slice.removeFirst() }
+        while slice.last == " " { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,228 @@
+/// The resolution engine: looking up registrations, running factories once per graph, detecting
+/// cycles exactly, and deferring `initCompleted` callbacks until the graph's factories have returned.
+extension Container {
+    /// Makes `serviceType` for the given name and arguments, within the current thread's graph.
+    func make<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String?,
+        option: (any ServiceKeyOption)?,
+        arguments: repeat each Argument
+    ) throws -> Service {
+        let key = ServiceKey(
+            serviceType: Service.self,
+            argumentsType: (any Resolver, repeat each Argument).self,
+            name: name,
+            option: option
+        )
+        let state = ResolutionState.current
+        if Service.self == GraphIdentifier.self, name == nil, option == nil, entry(for: key) == nil {
+            guard state.depth > 0, let graph = state.graph as? Service else { throw missing(key, state: state) }
+            return graph
+        }
+        return try resolving(graph: nil) { state in
+            if let entry = entry(for: key) {
+                let instance = try make(entry, key: key, state: state) {
+                    try invoke(entry, key: key, state: state, arguments: repeat each arguments)
+                }
+                return try cast(instance, key: key, state: state)
+            }
+            if let wrapper = Service.self as? any InstanceWrapper.Type {
+                let wrappedKey = ServiceKey(
+                    serviceType: wrapper.wrappedType,
+                    argumentsType: key.argumentsType,
+                    name: name,
+                    option: option
+                )
+                if let made = try makeWrapper(
+                    wrapper,
+                    key: wrappedKey,
+                    state: state,
+                    arguments: repeat each arguments
+                ) as? Service {
+                    return made
+                }
+            }
+            throw missing(key, state: state)
+        }
+    }
+
+    /// Runs `body` inside a graph: the thread's current one, `graph` when given, or a new one.
+    /// The outermost call completes the graph (or, when it fails, discards what the graph stored).
+    func resolving<T>(
+        graph: GraphIdentifier?,
+        _ body: (ResolutionState) throws -> T
+    ) rethrows -> T {
+        let state = ResolutionState.current
+        let outer = state.graph
+        if state.depth == 0 {
+            state.graph = graph ?? takeRestoredGraph() ?? GraphIdentifier()
+        } else if let graph {
+            state.graph = graph
+        }
+        state.depth += 1
+        do {
+            let result = try body(state)
+            finish(state, restoring: outer, failed: false)
+            return result
+        } catch {
+            finish(state, restoring: outer, failed: true)
+            throw error
+        }
+    }
+
+    private func finish(_ state: ResolutionState, restoring outer: GraphIdentifier?, failed: Bool) {
+        state.depth -= 1
+        guard state.depth == 0 else {
+            if outer != nil { state.graph = outer }
+            return
+        }
+        let made = state.made
+        let graph = state.graph
+        state.made.removeAll(keepingCapacity: true)
+        state.pending.removeAll(keepingCapacity: true)
+        state.frames.removeAll(keepingCapacity: true)
+        state.factoriesRunning = 0
+        state.graph = nil
+        for (entry, _) in made {
+            if failed, let graph { entry.store(nil, inGraph: graph) }
+            entry.graphCompleted()
+        }
+    }
+
+    /// Returns the instance of `entry` for the current graph: the stored one, or a new one from `produce`.
+    func make(
+        _ entry: any ServiceEntryProtocol,
+        key: ServiceKey,
+        state: ResolutionState,
+        produce: () throws -> Any
+    ) throws -> Any {
+        guard let graph = state.graph else { throw missing(key, state: state) }
+        let keeps = !entry.isTransient
+        if keeps, let stored = entry.storedInstance(inGraph: graph) {
+            return stored
+        }
+        try checkCycle(entry, key: key, state: state)
+
+        state.frames.append(ResolutionFrame(entry: entry, key: key, inFactory: true))
+        state.factoriesRunning += 1
+        let instance: Any
+        do {
+            instance = try synchronized ? entry.factoryLock.withLock(produce) : produce()
+        } catch {
+            let path = state.path
+            state.factoriesRunning -= 1
+            state.frames.removeLast()
+            if let error = error as? ResolutionError { throw error }
+            throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
+        }
+        state.factoriesRunning -= 1
+        state.frames[state.frames.count - 1].inFactory = false
+        defer { state.frames.removeLast() }
+
+        if keeps {
+            // Swinject's rule: an instance stored while the factory ran wins.
+            if let stored = entry.storedInstance(inGraph: graph) { return stored }
+            entry.store(instance, inGraph: graph)
+            state.made.append((entry, instance))
+        }
+        if entry.hasInitCompleted {
+            state.pending.append(PendingCompletion(entry: entry, key: key, instance: instance, resolver: self))
+        }
+        if state.factoriesRunning == 0 {
+            try runPendingCompletions(state)
+        }
+        return instance
+    }
+
+    /// Throws when `entry` is already being made on this thread: its factory is running (the
+    /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
+    /// `initCompleted` that never reaches a shared instance).
+    private func checkCycle(_ entry: any ServiceEntryProtocol, key: ServiceKey, state: ResolutionState) throws {
+        var occurrences = 0
+        for frame in state.frames where frame.entry === entry {
+            if frame.inFactory || occurrences > 0 {
+                throw ResolutionError(
+                    reason: .circularDependency,
+                    key: key,
+                    path: state.path + [key.pathComponent]
+                )
+            }
+            occurrences += 1
+        }
+    }
+
+    /// Runs the waiting `initCompleted` callbacks, oldest first, each with its registration on the path.
+    private func runPendingCompletions(_ state: ResolutionState) throws {
+        while !state.pending.isEmpty {
+            let next = state.pending.removeFirst()
+            state.frames.append(ResolutionFrame(entry: next.entry, key: next.key, inFactory: false))
+            defer { state.frames.removeLast() }
+            do {
+                try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
+            } catch let error as ResolutionError {
+                throw error
+            } catch {
+                throw ResolutionError(
+                    reason: .initCompletedFailed,
+                    key: next.key,
+                    path: state.path,
+                    underlyingError: error
+                )
+            }
+        }
+    }
+
+    /// Calls the factory of `entry` with `arguments`.
+    private func invoke<each Argument>(
+        _ entry: any ServiceEntryProtocol,
+        key: ServiceKey,
+        state: ResolutionState,
+        arguments: repeat each Argument
+    ) throws -> Any {
+        if let box = entry.factory as? FactoryBox<repeat each Argument> {
+            return try box.make(self, repeat each arguments)
+        }
+        if let factory = entry.factory as? ((any Resolver, repeat each Argument)) -> Any {
+            return factory((self, repeat each arguments))
+        }
+        throw ResolutionError(reason: .typeMismatch, key: key, path: state.path)
+    }
+
+    /// Casts what a factory made to the requested type.
+    func cast<Service>(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Service {
+        guard let service = instance as? Service else {
+            throw ResolutionError(reason: .typeMismatch, key: key, path: state.path + [key.pathComponent])
+        }
+        return service
+    }
+
+    /// Makes a `Lazy`, `Provider` or `Optional` around the registration for `key`.
+    private func makeWrapper<each Argument>(
+        _ wrapper: any InstanceWrapper.Type,
+        key: ServiceKey,
+        state: ResolutionState,
+        arguments: repeat each Argument
+    ) throws -> Any? {
+        guard let entry = entry(for: key) else {
+            return try wrapper.init(container: self, graph: state.graph, factory: nil)
+        }
+        let factory: (GraphIdentifier?) throws -> Any = { [self] graph in
+            try resolving(graph: graph) { state in
+                try make(entry, key: key, state: state) {
+                    try invoke(entry, key: key, state: state, arguments: repeat each arguments)
+                }
+            }
+        }
+        return try wrapper.init(container: self, graph: state.graph, factory: factory)
+    }
+
+    /// The error for a missing registration, with what exists instead.
+    func missing(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
+        ResolutionError(
+            reason: .missingRegistration,
+            key: key,
+            path: state.path + [key.pathComponent],
+            suggestions: suggestions(for: key)
+        )
+    }
+}

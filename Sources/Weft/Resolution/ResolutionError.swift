@@ -1,0 +1,112 @@
+/// Why a resolution failed, with the path of services that led there.
+///
+/// Thrown by `require`; the optional `resolve` returns `nil` instead and reports the same text
+/// through ``Container/loggingFunction``. Every description starts with a stable identifier such as
+/// `[Weft.missingRegistration]`, so logs can be searched and tests can match it.
+///
+/// ```swift
+/// do {
+///     let garage = try container.require(Garage.self)
+/// } catch {
+///     print(error)
+///     // [Weft.missingRegistration] No registration for Engine named "v8".
+///     // Resolution path: Garage -> Car -> Engine["v8"]
+///     // Registered instead: Engine named "v6"
+/// }
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendable {
+    /// What went wrong.
+    public enum Reason: String, Sendable, CaseIterable {
+        /// Nothing is registered for the requested type, name and argument types.
+        case missingRegistration
+        /// The factories of the services on the path ask for each other, so none can be made first.
+        case circularDependency
+        /// A factory threw; see ``ResolutionError/underlyingError``.
+        case factoryFailed
+        /// An `initCompleted` callback threw; see ``ResolutionError/underlyingError``.
+        case initCompletedFailed
+        /// The registration made an instance that is not of the requested type.
+        case typeMismatch
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// The requested service type, as written in Swift (`Engine`).
+    public let serviceType: String
+    /// The requested registration name.
+    public let name: String?
+    /// The requested argument types, without the resolver (`["Int", "String"]`).
+    public let argumentTypes: [String]
+    /// The services being resolved, outermost first, ending with the one that failed.
+    public let path: [String]
+    /// Registrations that exist and might have been meant (other names, arguments, containers).
+    public let suggestions: [String]
+    /// The error a factory or `initCompleted` callback threw.
+    public let underlyingError: (any Error)?
+
+    /// The stable identifier of ``reason``, e.g. `Weft.missingRegistration`.
+    public var identifier: String { "Weft.\(reason.rawValue)" }
+
+    init(
+        reason: Reason,
+        key: ServiceKey,
+        path: [String],
+        suggestions: [String] = [],
+        underlyingError: (any Error)? = nil
+    ) {
+        self.reason = reason
+        self.serviceType = String(describing: key.serviceType)
+        self.name = key.name
+        self.argumentTypes = key.argumentTypeNames
+        self.path = path
+        self.suggestions = suggestions
+        self.underlyingError = underlyingError
+        self.request = key.requestDescription
+        self.key = key
+    }
+
+    private let request: String
+    /// The key that failed, for the debug helper.
+    let key: ServiceKey?
+
+    /// The full message: identifier, what failed, the resolution path and what exists instead.
+    public var description: String {
+        var lines = ["[\(identifier)] " + headline]
+        if reason != .circularDependency || path.count > cycleLength {
+            lines.append("Resolution path: " + path.joined(separator: " -> "))
+        }
+        if !suggestions.isEmpty {
+            lines.append("Registered instead: " + suggestions.joined(separator: "; "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private var cycleLength: Int {
+        guard let last = path.last, let first = path.firstIndex(of: last) else { return 0 }
+        return path.count - first
+    }
+
+    private var headline: String {
+        switch reason {
+        case .missingRegistration:
+            return "No registration for \(request)."
+        case .circularDependency:
+            let cycle = Array(path.suffix(cycleLength))
+            let closing = cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType
+            return "Circular dependency: \(cycle.joined(separator: " -> ")). "
+                + "Each factory on this cycle needs the next service before it can return, so none can be made first. "
+                + "Break it by setting one of these references in initCompleted instead of the factory, "
+                + "or let \(closing) take Lazy<\(serviceType)> or Provider<\(serviceType)>."
+        case .factoryFailed:
+            return "The factory of \(request) threw: \(underlyingText)"
+        case .initCompletedFailed:
+            return "An initCompleted callback of \(request) threw: \(underlyingText)"
+        case .typeMismatch:
+            return "The registration used for \(request) made an instance of another type."
+        }
+    }
+
+    private var underlyingText: String {
+        underlyingError.map { String(describing: $0) } ?? "an unknown error"
+    }
+}

@@ -1,0 +1,94 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One step of the path being resolved: the registration and how it was asked for.
+struct ResolutionFrame {
+    let entry: any ServiceEntryProtocol
+    let key: ServiceKey
+    /// True while the registration's factory runs; false while its `initCompleted` callbacks run.
+    var inFactory: Bool
+}
+
+/// An `initCompleted` run that waits until no factory of the graph is running any more.
+struct PendingCompletion {
+    let entry: any ServiceEntryProtocol
+    let key: ServiceKey
+    let instance: Any
+    let resolver: Container
+}
+
+/// The bookkeeping of the resolution running on one thread: the object graph, the path of
+/// registrations in flight (for exact cycle detection and error paths), the instances the graph
+/// made, and the `initCompleted` callbacks that wait for the graph's factories to return.
+///
+/// There is one per thread, made on first use and reused, so a resolve allocates nothing for it.
+/// A resolve that a factory starts on the same thread (through any container) joins the graph.
+final class ResolutionState {
+    /// How many resolves are running on this thread (0 when idle).
+    var depth = 0
+    /// The graph being resolved; nil when idle.
+    var graph: GraphIdentifier?
+    /// The registrations in flight, outermost first.
+    var frames: [ResolutionFrame] = []
+    /// How many factories are running.
+    var factoriesRunning = 0
+    /// `initCompleted` callbacks waiting for the running factories to return.
+    var pending: [PendingCompletion] = []
+    /// Registrations that stored an instance in this graph, with the instance (kept alive until
+    /// the graph completes, and discarded from storage when the graph fails).
+    var made: [(entry: any ServiceEntryProtocol, instance: Any)] = []
+
+    init() {
+        frames.reserveCapacity(16)
+    }
+
+    /// The state of the calling thread.
+    static var current: ResolutionState {
+        if let pointer = pthread_getspecific(threadKey) {
+            return Unmanaged<ResolutionState>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let state = ResolutionState()
+        pthread_setspecific(threadKey, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    /// The path of the frames in flight, e.g. `["Garage", "Car"]`.
+    var path: [String] {
+        frames.map(\.key.pathComponent)
+    }
+
+    /// Whether `entry` is on the path.
+    func isInFlight(_ entry: any ServiceEntryProtocol) -> Bool {
+        frames.contains { $0.entry === entry }
+    }
+
+    /// The path from the frame of `entry` to the top, e.g. `["CycA", "CycB", "CycC"]`.
+    func cycle(from entry: any ServiceEntryProtocol) -> [String] {
+        guard let start = frames.firstIndex(where: { $0.entry === entry }) else { return [] }
+        return frames[start...].map(\.key.pathComponent)
+    }
+}
+
+#if canImport(Darwin)
+    private let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            Unmanaged<ResolutionState>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+#else
+    private let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ResolutionState>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+#endif

@@ -1,0 +1,4 @@
+import Testing
+import Weft
+
+@Test func placeholder() { #expect(Container().resolve(Int.self) == nil) }
