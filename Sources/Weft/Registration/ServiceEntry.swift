@@ -13,12 +13,15 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     /// The type of `(Resolver, Args...)`.
     var argumentsType: Any.Type { get }
 
-    /// Serialises factory calls when the registration is resolved through `synchronize()`.
-    var factoryLock: RecursiveLock { get }
-    /// Whether `initCompleted` callbacks are registered.
-    var hasInitCompleted: Bool { get }
-    /// Whether the scope keeps no instance at all, so storage can be skipped.
-    var isTransient: Bool { get }
+    /// How the registration's scope shares instances, and whether it has `initCompleted` callbacks.
+    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) { get }
+    /// Looks for a usable instance, or claims the right to build one (see ``BuildClaim``).
+    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+        -> BuildClaim
+    /// Gives up the claim `state` holds, if it holds it.
+    func releaseClaim(by state: ResolutionState)
+    /// The resolution building an instance right now, and the graph it builds in.
+    var builder: (state: ResolutionState, graph: GraphIdentifier)? { get }
     /// Whether the factory was registered through `_register` with a tuple argument.
     var factoryTakesTuple: Bool { get }
     /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
@@ -49,13 +52,14 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
 
     let factory: Any
     let factoryTakesTuple: Bool
-    let factoryLock = RecursiveLock()
     weak var container: Container?
 
     private let lock = Lock()
     private var scope: any ObjectScopeProtocol
     private var madeStorage: (any InstanceStorage)?
     private var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+    /// The resolution that claimed the right to build the shared instance, until the instance is complete.
+    private var building: (state: ResolutionState, graph: GraphIdentifier)?
 
     init(
         serviceType: Service.Type,
@@ -95,12 +99,39 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         return made
     }
 
-    var isTransient: Bool {
-        lock.withLock { scope === ObjectScope.transient }
+    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) {
+        lock.withLock { (policyLocked(), !initCompletedActions.isEmpty) }
     }
 
-    var hasInitCompleted: Bool {
-        lock.withLock { !initCompletedActions.isEmpty }
+    private func policyLocked() -> SharingPolicy {
+        if scope === ObjectScope.transient { return .transient }
+        if scope === ObjectScope.graph { return .perGraph }
+        return .shared
+    }
+
+    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+        -> BuildClaim
+    {
+        lock.withLock {
+            if let building = building, building.state !== state { return .busy }
+            if policy != .transient, let stored = storageLocked().instance(inGraph: graph) { return .stored(stored) }
+            guard coordinated, building == nil else { return .free }
+            building = (state, graph)
+            return .claimed
+        }
+    }
+
+    func releaseClaim(by state: ResolutionState) {
+        let released = lock.withLock {
+            guard let building, building.state === state else { return false }
+            self.building = nil
+            return true
+        }
+        if released { BuildCoordinator.condition.broadcast() }
+    }
+
+    var builder: (state: ResolutionState, graph: GraphIdentifier)? {
+        lock.withLock { building }
     }
 
     /// Sets the object scope in which instances of this registration are shared.

@@ -78,15 +78,22 @@ extension Container {
         }
         let made = state.made
         let graph = state.graph
+        let unfinished = state.claims
         state.made.removeAll(keepingCapacity: true)
         state.pending.removeAll(keepingCapacity: true)
         state.frames.removeAll(keepingCapacity: true)
         state.factoriesRunning = 0
         state.graph = nil
         for (entry, _) in made {
-            if failed, let graph { entry.store(nil, inGraph: graph) }
+            // A failed graph leaves nothing half-built behind: its graph-scoped instances and the shared
+            // ones whose initCompleted callbacks did not all run are discarded.
+            if failed, let graph, entry.behavior.policy == .perGraph || unfinished.contains(where: { $0 === entry }) {
+                entry.store(nil, inGraph: graph)
+            }
             entry.graphCompleted()
         }
+        releaseClaims(of: state)
+        waitForAdoptedInstances(of: state)
     }
 
     /// Returns the instance of `entry` for the current graph: the stored one, or a new one from `produce`.
@@ -97,21 +104,34 @@ extension Container {
         produce: () throws -> Any
     ) throws -> Any {
         guard let graph = state.graph else { throw missing(key, state: state) }
-        let keeps = !entry.isTransient
-        if keeps, let stored = entry.storedInstance(inGraph: graph) {
-            return stored
+        let (policy, hasInitCompleted) = entry.behavior
+        let coordinated = synchronized || policy == .shared
+        let (existing, claimed) = try acquire(
+            entry,
+            key: key,
+            state: state,
+            graph: graph,
+            policy: policy,
+            coordinated: coordinated
+        )
+        if let existing { return existing }
+        do {
+            try checkCycle(entry, key: key, state: state)
+        } catch {
+            if claimed { releaseClaim(on: entry, state: state) }
+            throw error
         }
-        try checkCycle(entry, key: key, state: state)
 
         state.frames.append(ResolutionFrame(entry: entry, key: key, inFactory: true))
         state.factoriesRunning += 1
         let instance: Any
         do {
-            instance = try synchronized ? entry.factoryLock.withLock(produce) : produce()
+            instance = try produce()
         } catch {
             let path = state.path
             state.factoriesRunning -= 1
             state.frames.removeLast()
+            if claimed { releaseClaim(on: entry, state: state) }
             if let error = error as? ResolutionError { throw error }
             throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
         }
@@ -119,14 +139,16 @@ extension Container {
         state.frames[state.frames.count - 1].inFactory = false
         defer { state.frames.removeLast() }
 
-        if keeps {
-            // Swinject's rule: an instance stored while the factory ran wins.
-            if let stored = entry.storedInstance(inGraph: graph) { return stored }
+        if policy != .transient {
             entry.store(instance, inGraph: graph)
             state.made.append((entry, instance))
         }
-        if entry.hasInitCompleted {
-            state.pending.append(PendingCompletion(entry: entry, key: key, instance: instance, resolver: self))
+        if hasInitCompleted {
+            state.pending.append(
+                PendingCompletion(entry: entry, key: key, instance: instance, resolver: self, claimed: claimed)
+            )
+        } else if claimed {
+            releaseClaim(on: entry, state: state)
         }
         if state.factoriesRunning == 0 {
             try runPendingCompletions(state)
@@ -159,6 +181,7 @@ extension Container {
             defer { state.frames.removeLast() }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
+                if next.claimed { releaseClaim(on: next.entry, state: state) }
             } catch let error as ResolutionError {
                 throw error
             } catch {

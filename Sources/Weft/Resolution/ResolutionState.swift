@@ -20,6 +20,8 @@ struct PendingCompletion {
     let key: ServiceKey
     let instance: Any
     let resolver: Container
+    /// Whether the instance is shared and claimed, so its claim is released once the callbacks ran.
+    let claimed: Bool
 }
 
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
@@ -42,6 +44,13 @@ final class ResolutionState {
     /// Registrations that stored an instance in this graph, with the instance (kept alive until
     /// the graph completes, and discarded from storage when the graph fails).
     var made: [(entry: any ServiceEntryProtocol, instance: Any)] = []
+
+    /// Shared registrations this resolution claimed and has not finished yet.
+    var claims: [any ServiceEntryProtocol] = []
+    /// Shared instances taken, unfinished, from another thread to break a wait cycle.
+    var adopted: [any ServiceEntryProtocol] = []
+    /// The registration this thread waits for (read by other threads under the coordinator's lock).
+    var waitingFor: (any ServiceEntryProtocol)?
 
     init() {
         frames.reserveCapacity(16)

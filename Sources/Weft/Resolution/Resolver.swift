@@ -71,12 +71,13 @@ extension Resolver {
         try require(serviceType, name: name, arguments: argument)
     }
 
-    /// Returns an instance of `serviceType` made with the given runtime arguments, or throws.
-    public func require<Service, each Argument>(
+    /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or throws.
+    public func require<Service, First, each Other>(
         _ serviceType: Service.Type,
-        arguments: repeat each Argument
+        arguments first: First,
+        _ others: repeat each Other
     ) throws -> Service {
-        try require(serviceType, name: nil, arguments: repeat each arguments)
+        try require(serviceType, name: nil, arguments: first, repeat each others)
     }
 }
 

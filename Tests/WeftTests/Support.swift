@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+
+/// A thread-safe counter for counting factory calls from any thread.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    @discardableResult
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+
+    @discardableResult
+    func decrement() -> Int {
+        lock.withLock {
+            count -= 1
+            return count
+        }
+    }
+}
+
+/// A thread-safe list of values collected from several threads.
+final class Collected<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Value] = []
+
+    var values: [Value] { lock.withLock { items } }
+
+    func append(_ value: Value) { lock.withLock { items.append(value) } }
+}
+
+/// A body running on its own thread, which can be waited for with a timeout.
+struct RunningThread: Sendable {
+    private let done: DispatchSemaphore
+
+    fileprivate init(done: DispatchSemaphore) { self.done = done }
+
+    /// Waits up to `seconds`; returns whether the body finished. A finished thread stays finished.
+    func wait(seconds: Double) -> Bool {
+        guard done.wait(timeout: .now() + seconds) == .success else { return false }
+        done.signal()
+        return true
+    }
+}
+
+/// Runs `body` on a new thread with a large stack (deep graphs recurse once per level).
+@discardableResult
+func runOnThread(stackSize: Int = 16 << 20, _ body: @escaping @Sendable () -> Void) -> RunningThread {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    return RunningThread(done: done)
+}
