@@ -13,10 +13,17 @@ let package = Package(
         .library(name: "Weft", targets: ["Weft"]),
         .executable(name: "weft-demo", targets: ["WeftDemo"]),
     ],
+    dependencies: [
+        // Test-only: property-based tests of random registration graphs. The Weft library has no dependencies.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
+    ],
     targets: [
         .target(name: "Weft"),
         .executableTarget(name: "WeftDemo", dependencies: ["Weft"]),
-        .testTarget(name: "WeftTests", dependencies: ["Weft"]),
+        .testTarget(
+            name: "WeftTests",
+            dependencies: ["Weft", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

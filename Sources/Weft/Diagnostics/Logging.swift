@@ -30,7 +30,9 @@ extension Container {
         loggingFunction?(message)
     }
 
-    private static let defaultLoggingFunction: @Sendable (String) -> Void = { message in
+    /// The logging function a container starts with: prints each message when the environment variable
+    /// `WEFT_LOGGING_ENABLED` or `SWINJECT_LOGGING_ENABLED` is `1`. Assign it to put the default back.
+    public static let defaultLoggingFunction: @Sendable (String) -> Void = { message in
         if environmentFlag("WEFT_LOGGING_ENABLED") || environmentFlag("SWINJECT_LOGGING_ENABLED") {
             print(message)
         }

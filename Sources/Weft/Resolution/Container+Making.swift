@@ -160,25 +160,27 @@ extension Container {
     /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
     /// `initCompleted` that never reaches a shared instance).
     private func checkCycle(_ entry: any ServiceEntryProtocol, key: ServiceKey, state: ResolutionState) throws {
-        var occurrences = 0
-        for frame in state.frames where frame.entry === entry {
-            if frame.inFactory || occurrences > 0 {
-                throw ResolutionError(
-                    reason: .circularDependency,
-                    key: key,
-                    path: state.path + [key.pathComponent]
-                )
-            }
-            occurrences += 1
-        }
+        guard let first = state.frames.firstIndex(where: { $0.entry === entry }) else { return }
+        let loop = state.frames[first...]
+        let throughFactories = loop.allSatisfy(\.inFactory)
+        let repeated = loop.dropFirst().contains { $0.entry === entry }
+        guard state.frames[first].inFactory || repeated else { return }
+        throw ResolutionError(
+            reason: .circularDependency,
+            key: key,
+            path: state.path + [key.pathComponent],
+            cycleThroughCallbacks: !throughFactories
+        )
     }
 
     /// Runs the waiting `initCompleted` callbacks, oldest first, each with its registration on the path.
     private func runPendingCompletions(_ state: ResolutionState) throws {
         while !state.pending.isEmpty {
             let next = state.pending.removeFirst()
-            state.frames.append(ResolutionFrame(entry: next.entry, key: next.key, inFactory: false))
-            defer { state.frames.removeLast() }
+            // The callbacks of the instance whose make() is draining run under its own frame.
+            let ownFrame = state.frames.last?.entry === next.entry
+            if !ownFrame { state.frames.append(ResolutionFrame(entry: next.entry, key: next.key, inFactory: false)) }
+            defer { if !ownFrame { state.frames.removeLast() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
                 if next.claimed { releaseClaim(on: next.entry, state: state) }

@@ -52,8 +52,10 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         key: ServiceKey,
         path: [String],
         suggestions: [String] = [],
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil,
+        cycleThroughCallbacks: Bool = false
     ) {
+        self.cycleThroughCallbacks = cycleThroughCallbacks
         self.reason = reason
         self.serviceType = String(describing: key.serviceType)
         self.name = key.name
@@ -66,13 +68,15 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     }
 
     private let request: String
+    /// Whether the cycle runs through `initCompleted` callbacks of unshared instances.
+    private let cycleThroughCallbacks: Bool
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 
     /// The full message: identifier, what failed, the resolution path and what exists instead.
     public var description: String {
         var lines = ["[\(identifier)] " + headline]
-        if reason != .circularDependency || path.count > cycleLength {
+        if path.count > (reason == .circularDependency ? cycleLength : 1) {
             lines.append("Resolution path: " + path.joined(separator: " -> "))
         }
         if !suggestions.isEmpty {
@@ -93,9 +97,17 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case .circularDependency:
             let cycle = Array(path.suffix(cycleLength))
             let closing = cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType
-            return "Circular dependency: \(cycle.joined(separator: " -> ")). "
-                + "Each factory on this cycle needs the next service before it can return, so none can be made first. "
-                + "Break it by setting one of these references in initCompleted instead of the factory, "
+            if cycleThroughCallbacks {
+                return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
+                    + "These services ask for each other again and again: none of them is shared within the "
+                    + "object graph, so every request makes a new instance that asks once more.\n"
+                    + "Break it by giving one of them a shared scope (.graph, the default, or .container), "
+                    + "or let \(closing) take Lazy<\(serviceType)> or Provider<\(serviceType)>."
+            }
+            return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
+                + "Each factory on this cycle needs the next service before it can return, "
+                + "so none of them can be made first.\n"
+                + "Break it by setting one of these references in initCompleted instead of in the factory, "
                 + "or let \(closing) take Lazy<\(serviceType)> or Provider<\(serviceType)>."
         case .factoryFailed:
             return "The factory of \(request) threw: \(underlyingText)"
