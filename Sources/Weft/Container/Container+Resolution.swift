@@ -1,3 +1,16 @@
+/// The resolution entry point for extensions written for Swinject (such as storyboard support), which
+/// register with ``Container/_register(_:factory:name:option:)``.
+public protocol _Resolver {
+    /// Resolves with a factory of the form `(Arguments) -> Any`, called through `invoker`.
+    func _resolve<Service, Arguments>(
+        name: String?,
+        option: (any ServiceKeyOption)?,
+        invoker: @escaping ((Arguments) -> Any) -> Any
+    ) -> Service?
+}
+
+extension Container: _Resolver {}
+
 extension Container: Resolver {
     /// Returns an instance of `serviceType`, or `nil` (reported through ``loggingFunction``) if it
     /// cannot be made.

@@ -56,11 +56,13 @@ public final class Container: @unchecked Sendable {
         registeringClosure(self)
     }
 
-    /// Returns a resolver that runs the factory of each registration on one thread at a time.
+    /// Returns a resolver that builds each registration on one thread at a time: its factory and its
+    /// `initCompleted` callbacks.
     ///
     /// A `Container` is already safe to use from many threads; this exists for code written for Swinject.
     /// Unlike Swinject's, the returned resolver has no global lock: a slow factory only delays callers that
-    /// need that same registration. Registrations added to the returned container stay in it.
+    /// need that same registration. The returned resolver is a child container: registrations added to it
+    /// stay in it.
     public func synchronize() -> any Resolver {
         Container(parent: self, debugHelper: debugHelper, defaultObjectScope: defaultObjectScope, synchronized: true)
     }

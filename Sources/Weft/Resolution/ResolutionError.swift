@@ -85,9 +85,10 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         return lines.joined(separator: "\n")
     }
 
+    /// How many steps of the path form the cycle: from the previous occurrence of the last step.
     private var cycleLength: Int {
-        guard let last = path.last, let first = path.firstIndex(of: last) else { return 0 }
-        return path.count - first
+        guard let last = path.last, let previous = path.dropLast().lastIndex(of: last) else { return 0 }
+        return path.count - previous
     }
 
     private var headline: String {
