@@ -122,6 +122,8 @@ extension Container {
             throw error
         }
 
+        // The callbacks queued from here on belong to this instance and what its factory made.
+        let firstPending = state.pending.count
         state.frames.append(ResolutionFrame(entry: entry, key: key, inFactory: true))
         state.factoriesRunning += 1
         let instance: Any
@@ -145,13 +147,21 @@ extension Container {
         }
         if hasInitCompleted {
             state.pending.append(
-                PendingCompletion(entry: entry, key: key, instance: instance, resolver: self, claimed: claimed)
+                PendingCompletion(
+                    entry: entry,
+                    key: key,
+                    // Only a deferred run needs the path (copying frames costs an allocation).
+                    origin: state.factoriesRunning > 0 ? state.frames : [],
+                    instance: instance,
+                    resolver: self,
+                    claimed: claimed
+                )
             )
         } else if claimed {
             releaseClaim(on: entry, state: state)
         }
         if state.factoriesRunning == 0 {
-            try runPendingCompletions(state)
+            try runPendingCompletions(state, from: firstPending)
         }
         return instance
     }
@@ -173,13 +183,20 @@ extension Container {
         )
     }
 
-    /// Runs the waiting `initCompleted` callbacks, oldest first, each with its registration on the path.
-    private func runPendingCompletions(_ state: ResolutionState) throws {
-        while !state.pending.isEmpty {
-            let next = state.pending.removeFirst()
+    /// Runs the waiting `initCompleted` callbacks queued from index `first` on (those of the instance being
+    /// made and of what its factory made), oldest first, each with its registration on the path. Callbacks
+    /// queued earlier belong to an enclosing make, which runs them after this one returns; callbacks left
+    /// by a failure stay queued for the enclosing make.
+    private func runPendingCompletions(_ state: ResolutionState, from first: Int) throws {
+        while state.pending.count > first {
+            let next = state.pending.remove(at: first)
             // The callbacks of the instance whose make() is draining run under its own frame.
             let ownFrame = state.frames.last?.entry === next.entry
-            if !ownFrame { state.frames.append(ResolutionFrame(entry: next.entry, key: next.key, inFactory: false)) }
+            if !ownFrame {
+                state.frames.append(
+                    ResolutionFrame(entry: next.entry, key: next.key, inFactory: false, origin: next.origin)
+                )
+            }
             defer { if !ownFrame { state.frames.removeLast() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
@@ -216,7 +233,12 @@ extension Container {
     /// Casts what a factory made to the requested type.
     func cast<Service>(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Service {
         guard let service = instance as? Service else {
-            throw ResolutionError(reason: .typeMismatch, key: key, path: state.path + [key.pathComponent])
+            throw ResolutionError(
+                reason: .typeMismatch,
+                key: key,
+                path: state.path + [key.pathComponent],
+                madeType: String(describing: type(of: instance))
+            )
         }
         return service
     }

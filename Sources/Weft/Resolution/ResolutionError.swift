@@ -53,9 +53,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         path: [String],
         suggestions: [String] = [],
         underlyingError: (any Error)? = nil,
-        cycleThroughCallbacks: Bool = false
+        cycleThroughCallbacks: Bool = false,
+        madeType: String? = nil
     ) {
         self.cycleThroughCallbacks = cycleThroughCallbacks
+        self.madeType = madeType
         self.reason = reason
         self.serviceType = String(describing: key.serviceType)
         self.name = key.name
@@ -70,6 +72,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     private let request: String
     /// Whether the cycle runs through `initCompleted` callbacks of unshared instances.
     private let cycleThroughCallbacks: Bool
+    /// For a type mismatch: the type of the instance the registration made.
+    private let madeType: String?
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 
@@ -98,24 +102,29 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case .circularDependency:
             let cycle = Array(path.suffix(cycleLength))
             let closing = cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType
+            let wrapped =
+                name.map { "Lazy<\(serviceType)> or Provider<\(serviceType)> (named \"\($0)\")" }
+                ?? "Lazy<\(serviceType)> or Provider<\(serviceType)>"
             if cycleThroughCallbacks {
                 return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
                     + "These services ask for each other again and again: none of them is shared within the "
                     + "object graph, so every request makes a new instance that asks once more.\n"
                     + "Break it by giving one of them a shared scope (.graph, the default, or .container), "
-                    + "or let \(closing) take Lazy<\(serviceType)> or Provider<\(serviceType)>."
+                    + "or let \(closing) take \(wrapped)."
             }
             return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
                 + "Each factory on this cycle needs the next service before it can return, "
                 + "so none of them can be made first.\n"
                 + "Break it by setting one of these references in initCompleted instead of in the factory, "
-                + "or let \(closing) take Lazy<\(serviceType)> or Provider<\(serviceType)>."
+                + "or let \(closing) take \(wrapped)."
         case .factoryFailed:
             return "The factory of \(request) threw: \(underlyingText)"
         case .initCompletedFailed:
             return "An initCompleted callback of \(request) threw: \(underlyingText)"
         case .typeMismatch:
-            return "The registration used for \(request) made an instance of another type."
+            guard let madeType else { return "The registration used for \(request) made an instance of another type." }
+            return
+                "The registration used for \(request) made an instance of \(madeType), which is not a \(serviceType)."
         }
     }
 

@@ -12,12 +12,17 @@ struct ResolutionFrame {
     let key: ServiceKey
     /// True while the registration's factory runs; false while its `initCompleted` callbacks run.
     var inFactory: Bool
+    /// For a deferred `initCompleted` run: the frames that led to the instance when it was made, ending
+    /// with its own, so that error paths show where the instance came from.
+    var origin: [ResolutionFrame]? = nil
 }
 
 /// An `initCompleted` run that waits until no factory of the graph is running any more.
 struct PendingCompletion {
     let entry: any ServiceEntryProtocol
     let key: ServiceKey
+    /// The frames when the instance was made, ending with its own.
+    let origin: [ResolutionFrame]
     let instance: Any
     let resolver: Container
     /// Whether the instance is shared and claimed, so its claim is released once the callbacks ran.
@@ -66,9 +71,22 @@ final class ResolutionState {
         return state
     }
 
-    /// The path of the frames in flight, e.g. `["Garage", "Car"]`.
+    /// The path of the frames in flight, e.g. `["Garage", "Car"]`; a deferred `initCompleted` run shows the
+    /// path its instance was made along.
     var path: [String] {
-        frames.map(\.key.pathComponent)
+        Self.path(of: frames)
+    }
+
+    private static func path(of frames: [ResolutionFrame]) -> [String] {
+        var result: [String] = []
+        for frame in frames {
+            if let origin = frame.origin {
+                result = path(of: origin)
+            } else {
+                result.append(frame.key.pathComponent)
+            }
+        }
+        return result
     }
 
     /// Whether `entry` is on the path.
