@@ -460,21 +460,3 @@ import Weft
         #expect(factoryCalls.value == 2)
     }
 }
-
-/// Serializes the tests (of any suite) that replace the global `Container.loggingFunction`.
-private let loggingFunctionLock = NSLock()
-
-/// Runs `body` with a logging function that collects the messages containing `marker`, then puts the previous
-/// logging function back. Other suites resolve in parallel, so only messages naming the caller's own types count.
-func messagesLogged(containing marker: String, while body: () throws -> Void) rethrows -> [String] {
-    loggingFunctionLock.lock()
-    defer { loggingFunctionLock.unlock() }
-    let saved = Container.loggingFunction
-    defer { Container.loggingFunction = saved }
-    let messages = Collected<String>()
-    Container.loggingFunction = { message in
-        if message.contains(marker) { messages.append(message) }
-    }
-    try body()
-    return messages.values
-}

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Weft
 
 /// A thread-safe counter for counting factory calls from any thread.
 final class Counter: @unchecked Sendable {
@@ -60,4 +61,26 @@ func runOnThread(stackSize: Int = 16 << 20, _ body: @escaping @Sendable () -> Vo
     thread.stackSize = stackSize
     thread.start()
     return RunningThread(done: done)
+}
+
+/// Serializes the tests (of any suite) that replace the global `Container.loggingFunction`.
+private let loggingFunctionLock = NSLock()
+
+/// Runs `body` with `function` as the logging function, then puts the previous one back. Holds a lock so
+/// that tests of different suites never replace the function at the same time.
+func withLoggingFunction(_ function: (@Sendable (String) -> Void)?, _ body: () throws -> Void) rethrows {
+    loggingFunctionLock.lock()
+    defer { loggingFunctionLock.unlock() }
+    let saved = Container.loggingFunction
+    defer { Container.loggingFunction = saved }
+    Container.loggingFunction = function
+    try body()
+}
+
+/// Runs `body` with a logging function that collects the messages containing `marker`. Other suites resolve
+/// in parallel, so only messages naming the caller's own types count.
+func messagesLogged(containing marker: String, while body: () throws -> Void) rethrows -> [String] {
+    let messages = Collected<String>()
+    try withLoggingFunction({ message in if message.contains(marker) { messages.append(message) } }, body)
+    return messages.values
 }

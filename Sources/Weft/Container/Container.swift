@@ -108,9 +108,11 @@ public final class Container: @unchecked Sendable {
     }
 
     /// Discards the instances of `serviceType` kept in `objectScope`, here and in the parents.
+    ///
+    /// Unlike Swinject's, this reaches the parents even when this container has no registration of
+    /// `serviceType` itself.
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
         let matching = entries(where: { key, _ in key.serviceType == serviceType })
-        guard !matching.isEmpty else { return }
         for entry in matching where entry.objectScope === objectScope {
             entry.discardInstance()
         }
