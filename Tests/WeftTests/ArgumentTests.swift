@@ -210,7 +210,7 @@ import Weft
 
     @Test func eachResolveWithArgumentsRunsTheFactoryWithThoseArguments() {
         let container = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         container.register(Animal.self) { (_, name: String) in
             calls.increment()
             return Cat(name: name)

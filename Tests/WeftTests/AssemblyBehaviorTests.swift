@@ -15,17 +15,17 @@ import Weft
     /// Registers one service and records when it is assembled and loaded.
     struct RecordingAssembly: LoadAwareAssembly {
         let label: String
-        let log: CoreEventLog
+        let log: Collected<String>
         var register: (Container) -> Void = { _ in }
         var onLoaded: (any Resolver) -> Void = { _ in }
 
         func assemble(container: Container) {
-            log.record("assemble \(label)")
+            log.append("assemble \(label)")
             register(container)
         }
 
         func loaded(resolver: any Resolver) {
-            log.record("loaded \(label)")
+            log.append("loaded \(label)")
             onLoaded(resolver)
         }
     }
@@ -40,7 +40,7 @@ import Weft
     // MARK: Assembler
 
     @Test func assemblerResolvesWhatItsAssembliesRegistered() {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let assembler = Assembler([
             RecordingAssembly(label: "animals", log: log, register: { $0.register(Animal.self) { _ in Cat() } }),
             FoodAssembly(),
@@ -51,19 +51,19 @@ import Weft
     }
 
     @Test func everyAssemblyIsAssembledBeforeAnyIsLoaded() {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         _ = Assembler([
             RecordingAssembly(label: "A", log: log),
             RecordingAssembly(label: "B", log: log),
             RecordingAssembly(label: "C", log: log),
         ])
 
-        #expect(log.events == ["assemble A", "assemble B", "assemble C", "loaded A", "loaded B", "loaded C"])
+        #expect(log.values == ["assemble A", "assemble B", "assemble C", "loaded A", "loaded B", "loaded C"])
     }
 
     @Test func loadedCanResolveWhatALaterAssemblyRegistered() {
-        let log = CoreEventLog()
-        let resolvedInLoaded = CoreCallCounter()
+        let log = Collected<String>()
+        let resolvedInLoaded = Counter()
         _ = Assembler([
             RecordingAssembly(
                 label: "first",
@@ -79,19 +79,19 @@ import Weft
     }
 
     @Test func applyAssemblyAddsRegistrationsAndLoadsOnlyTheNewAssembly() {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let assembler = Assembler([RecordingAssembly(label: "A", log: log)])
 
         assembler.apply(
             assembly: RecordingAssembly(label: "B", log: log, register: { $0.register(Animal.self) { _ in Dog() } })
         )
 
-        #expect(log.events == ["assemble A", "loaded A", "assemble B", "loaded B"])
+        #expect(log.values == ["assemble A", "loaded A", "assemble B", "loaded B"])
         #expect(assembler.resolver.resolve(Animal.self) is Dog)
     }
 
     @Test func applyAssembliesAssemblesAllBeforeLoadingAny() {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let assembler = Assembler([])
 
         assembler.apply(assemblies: [
@@ -99,12 +99,12 @@ import Weft
             RecordingAssembly(label: "Y", log: log),
         ])
 
-        #expect(log.events == ["assemble X", "assemble Y", "loaded X", "loaded Y"])
+        #expect(log.values == ["assemble X", "assemble Y", "loaded X", "loaded Y"])
     }
 
     @Test func assemblerWithAParentResolvesTheParentsServices() {
         let parent = Assembler([FoodAssembly()])
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let child = Assembler(
             [RecordingAssembly(label: "child", log: log, register: { $0.register(Animal.self) { _ in Cat() } })],
             parent: parent
@@ -123,7 +123,7 @@ import Weft
     }
 
     @Test func assemblerWithAParentSharesTheParentsSingletons() {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let parent = Assembler([
             RecordingAssembly(
                 label: "parent",
@@ -157,7 +157,7 @@ import Weft
 
     /// Records every registration it is told about.
     final class RecordingBehavior: Behavior {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         private(set) var entries: [ObjectIdentifier] = []
 
         func container<Type, Service>(
@@ -166,7 +166,7 @@ import Weft
             toService entry: ServiceEntry<Service>,
             withName name: String?
         ) {
-            log.record("\(type) as \(Service.self) named \(name ?? "-")")
+            log.append("\(type) as \(Service.self) named \(name ?? "-")")
             entries.append(ObjectIdentifier(entry))
         }
     }
@@ -179,7 +179,7 @@ import Weft
         container.register(Animal.self) { _ in Cat() }
         container.register(Food.self, name: "dinner") { _ in Food() }
 
-        #expect(behavior.log.events == ["Animal as Animal named -", "Food as Food named dinner"])
+        #expect(behavior.log.values == ["Animal as Animal named -", "Food as Food named dinner"])
     }
 
     @Test func behaviorIsToldAboutEachForwardedTypeWithItsName() {
@@ -192,7 +192,7 @@ import Weft
         container.forward(Pet.self, name: "pet", to: entry)
 
         #expect(
-            behavior.log.events == [
+            behavior.log.values == [
                 "Dog as Dog named -",
                 "Animal as Dog named animal",
                 "Pet as Dog named pet",
@@ -209,7 +209,7 @@ import Weft
         container.register(Dog.self) { _ in Dog() }.implements(Animal.self, Pet.self, Friend.self)
 
         #expect(
-            behavior.log.events == [
+            behavior.log.values == [
                 "Dog as Dog named -",
                 "Animal as Dog named -",
                 "Pet as Dog named -",
@@ -224,7 +224,7 @@ import Weft
             container.register(Animal.self) { _ in Cat() }
         }
 
-        #expect(behavior.log.events == ["Animal as Animal named -"])
+        #expect(behavior.log.values == ["Animal as Animal named -"])
     }
 
     @Test func behaviorIsNotToldAboutRegistrationsMadeBeforeItWasAdded() {
@@ -235,13 +235,13 @@ import Weft
         container.addBehavior(behavior)
         container.register(Food.self) { _ in Food() }
 
-        #expect(behavior.log.events == ["Food as Food named -"])
+        #expect(behavior.log.values == ["Food as Food named -"])
     }
 
     @Test func assemblerPassesBehaviorsToItsContainer() {
         let behavior = RecordingBehavior()
         _ = Assembler([FoodAssembly()], parent: nil, behaviors: [behavior])
 
-        #expect(behavior.log.events == ["Food as Food named -"])
+        #expect(behavior.log.values == ["Food as Food named -"])
     }
 }

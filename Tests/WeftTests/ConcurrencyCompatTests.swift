@@ -106,7 +106,7 @@ import Weft
 
     /// Resolves from many threads at once and counts the meals that came back whole.
     private func resolveMealsConcurrently(through resolver: any Resolver) -> (meals: Int, kitchens: Identities) {
-        let meals = CoreCallCounter()
+        let meals = Counter()
         let kitchens = Identities()
         DispatchQueue.concurrentPerform(iterations: Self.iterations) { index in
             if let meal = resolver.resolve(Meal.self), meal.main === meal.side {
@@ -140,7 +140,7 @@ import Weft
 
     @Test func argumentsReachTheirOwnResolveOnEveryThread() {
         let container = kitchenContainer()
-        let matches = CoreCallCounter()
+        let matches = Counter()
 
         DispatchQueue.concurrentPerform(iterations: Self.iterations) { index in
             if container.resolve(Animal.self, argument: "dog \(index)")?.name == "dog \(index)" {
@@ -153,7 +153,7 @@ import Weft
 
     @Test func registeringWhileOtherThreadsResolveIsSafe() {
         let container = kitchenContainer()
-        let resolved = CoreCallCounter()
+        let resolved = Counter()
 
         DispatchQueue.concurrentPerform(iterations: Self.iterations) { index in
             if index.isMultiple(of: 2) {

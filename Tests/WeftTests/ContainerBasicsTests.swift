@@ -137,7 +137,7 @@ import Weft
 
     @Test func containerScopeKeepsAValueTypeSoItsFactoryRunsOnce() {
         let container = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         container.register(Settings.self) { _ in
             calls.increment()
             return Settings(retries: calls.value, host: "h")
@@ -232,7 +232,7 @@ import Weft
     }
 
     @Test func registeringClosureRunsOnceBeforeTheInitializerReturns() {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = Container { _ in calls.increment() }
 
         #expect(calls.value == 1)

@@ -132,7 +132,7 @@ import Weft
 
     @Test func containerScopedParentSingletonIsSharedWhenTheChildResolvesFirst() throws {
         let parent = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         parent.register(Animal.self) { _ in
             calls.increment()
             return Dog()

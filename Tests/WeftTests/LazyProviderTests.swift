@@ -26,7 +26,7 @@ import Weft
     final class Engine {}
 
     /// Registers `Dog` in `scope`, counting factory calls, and `Owner` on top of it.
-    private func container(scope: ObjectScope = .graph, calls: CoreCallCounter = CoreCallCounter()) -> Container {
+    private func container(scope: ObjectScope = .graph, calls: Counter = Counter()) -> Container {
         let container = Container()
         container.register(Dog.self) { _ in
             calls.increment()
@@ -42,7 +42,7 @@ import Weft
     // MARK: Lazy
 
     @Test func lazyMakesNothingUntilFirstAccess() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(calls: calls)
 
         let lazy = try #require(container.resolve(Lazy<Dog>.self))
@@ -52,7 +52,7 @@ import Weft
     }
 
     @Test func lazyMakesItsInstanceOnlyOnce() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .transient, calls: calls)
 
         let lazy = try #require(container.resolve(Lazy<Dog>.self))
@@ -92,7 +92,7 @@ import Weft
     }
 
     @Test func lazyMakesItsInstanceOnceEvenWhenManyThreadsAskAtOnce() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .transient, calls: calls)
         let lazy = try #require(container.resolve(Lazy<Dog>.self))
 
@@ -172,7 +172,7 @@ import Weft
     // MARK: Provider
 
     @Test func providerMakesANewInstanceEachTime() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .graph, calls: calls)
 
         let provider = try #require(container.resolve(Provider<Dog>.self))

@@ -19,7 +19,7 @@ import Weft
     final class Other {}
 
     /// Registers `Service` in `scope` and `Pair` on top of it.
-    private func container(scope: ObjectScope, calls: CoreCallCounter = CoreCallCounter()) -> Container {
+    private func container(scope: ObjectScope, calls: Counter = Counter()) -> Container {
         let container = Container()
         container.register(Service.self) { _ in
             calls.increment()
@@ -42,7 +42,7 @@ import Weft
     }
 
     @Test func transientMakesANewInstanceEvenWithinOneGraph() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .transient, calls: calls)
 
         let pair = try #require(container.resolve(Pair.self))
@@ -52,7 +52,7 @@ import Weft
     }
 
     @Test func graphScopeSharesInstancesWithinOneResolve() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .graph, calls: calls)
 
         let pair = try #require(container.resolve(Pair.self))
@@ -70,7 +70,7 @@ import Weft
     }
 
     @Test func containerScopeKeepsOneInstanceAcrossResolves() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .container, calls: calls)
 
         let pair = try #require(container.resolve(Pair.self))
@@ -81,7 +81,7 @@ import Weft
     }
 
     @Test func weakScopeSharesTheInstanceWhileSomeoneHoldsIt() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .weak, calls: calls)
 
         let held = try #require(container.resolve(Service.self))
@@ -93,7 +93,7 @@ import Weft
     }
 
     @Test func weakScopeMakesANewInstanceOnceNobodyHoldsTheOldOne() throws {
-        let calls = CoreCallCounter()
+        let calls = Counter()
         let container = container(scope: .weak, calls: calls)
 
         weak var released: Service?
@@ -128,21 +128,21 @@ import Weft
 
     /// A storage that keeps its instance like `.container` and records what the container does with it.
     final class RecordingStorage: InstanceStorage {
-        let log: CoreEventLog
+        let log: Collected<String>
         var instance: Any? {
-            didSet { log.record(instance == nil ? "cleared" : "stored") }
+            didSet { log.append(instance == nil ? "cleared" : "stored") }
         }
 
-        init(log: CoreEventLog) {
+        init(log: Collected<String>) {
             self.log = log
         }
     }
 
     @Test func customScopeUsesItsOwnStorage() throws {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let session = ObjectScope(storageFactory: { RecordingStorage(log: log) }, description: "session")
         let container = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         container.register(Service.self) { _ in
             calls.increment()
             return Service()
@@ -153,7 +153,7 @@ import Weft
         let second = try #require(container.resolve(Service.self))
         #expect(first === second)
         #expect(calls.value == 1)
-        #expect(log.events.first == "stored")
+        #expect(log.values.first == "stored")
         #expect(
             container.description
                 == "[\n    { Service: Service, Factory: Resolver -> Service, ObjectScope: session }\n]"
@@ -162,7 +162,7 @@ import Weft
 
     /// A scope written from scratch against `ObjectScopeProtocol`.
     final class CountingScope: ObjectScopeProtocol {
-        let made = CoreCallCounter()
+        let made = Counter()
 
         func makeStorage() -> any InstanceStorage {
             made.increment()
@@ -182,7 +182,7 @@ import Weft
     }
 
     @Test func resetObjectScopeDiscardsTheInstancesOfACustomScope() throws {
-        let log = CoreEventLog()
+        let log = Collected<String>()
         let session = ObjectScope(storageFactory: { RecordingStorage(log: log) }, description: "session")
         let container = Container()
         container.register(Service.self) { _ in Service() }.inObjectScope(session)
@@ -192,7 +192,7 @@ import Weft
         let after = try #require(container.resolve(Service.self))
 
         #expect(before !== after)
-        #expect(log.events.contains("cleared"))
+        #expect(log.values.contains("cleared"))
     }
 
     // MARK: resetObjectScope

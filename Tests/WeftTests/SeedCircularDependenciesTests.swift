@@ -43,9 +43,9 @@ import Weft
 
         @Test func eachFactoryAndCallbackRunsExactlyOnce() throws {
             let container = Container()
-            let parentFactory = CoreCallCounter()
-            let childFactory = CoreCallCounter()
-            let childCallback = CoreCallCounter()
+            let parentFactory = Counter()
+            let childFactory = Counter()
+            let childCallback = Counter()
             // The page's registrations, with one counting line added to each closure.
             container.register(ParentProtocol.self) { r in
                 parentFactory.increment()
@@ -103,8 +103,8 @@ import Weft
 
         @Test func eachFactoryRunsExactlyOnceAlthoughSwinjectMayRunTheParentsTwice() throws {
             let container = Container()
-            let parentFactory = CoreCallCounter()
-            let childFactory = CoreCallCounter()
+            let parentFactory = Counter()
+            let childFactory = Counter()
             // The page's registrations, with one counting line added to each factory.
             container.register(ParentProtocol.self) { r in
                 parentFactory.increment()
@@ -182,23 +182,23 @@ import Weft
 
         @Test func refactoredRegistrationsRunEachFactoryAndCallbackOnce() throws {
             let container = Container()
-            let log = CoreEventLog()
+            let log = Collected<String>()
             // The page's refactored registrations, with one recording line added to each closure.
             container.register(ParentProtocol.self) { _ in
-                log.record("Parent factory")
+                log.append("Parent factory")
                 return Parent()
             }
             .initCompleted { r, p in
-                log.record("Parent initCompleted")
+                log.append("Parent initCompleted")
                 let parent = p as! Parent
                 parent.child = r.resolve(ChildProtocol.self)!
             }
             container.register(ChildProtocol.self) { _ in
-                log.record("Child factory")
+                log.append("Child factory")
                 return Child()
             }
             .initCompleted { r, c in
-                log.record("Child initCompleted")
+                log.append("Child initCompleted")
                 let child = c as! Child
                 child.parent = r.resolve(ParentProtocol.self)
             }
@@ -206,7 +206,7 @@ import Weft
             let parent = try #require(container.resolve(ParentProtocol.self) as? Parent)
             #expect((parent.child as? Child)?.parent === parent)
             #expect(
-                log.events == ["Parent factory", "Parent initCompleted", "Child factory", "Child initCompleted"]
+                log.values == ["Parent factory", "Parent initCompleted", "Child factory", "Child initCompleted"]
             )
         }
     }
@@ -235,8 +235,8 @@ import Weft
         /// cycle reaches the caller as an error instead of a force-unwrap crash inside a factory.
         private static func register(
             in container: Container,
-            parentCalls: CoreCallCounter,
-            childCalls: CoreCallCounter
+            parentCalls: Counter,
+            childCalls: Counter
         ) {
             container.register(ParentProtocol.self) { r in
                 parentCalls.increment()
@@ -250,8 +250,8 @@ import Weft
 
         @Test func requireThrowsCircularDependencyNamingEveryStep() throws {
             let container = Container()
-            let parentCalls = CoreCallCounter()
-            let childCalls = CoreCallCounter()
+            let parentCalls = Counter()
+            let childCalls = Counter()
             Self.register(in: container, parentCalls: parentCalls, childCalls: childCalls)
 
             let error = try #require(throws: ResolutionError.self) {
@@ -272,7 +272,7 @@ import Weft
 
         @Test func requireFromTheChildEndNamesTheCycleFromThere() throws {
             let container = Container()
-            Self.register(in: container, parentCalls: CoreCallCounter(), childCalls: CoreCallCounter())
+            Self.register(in: container, parentCalls: Counter(), childCalls: Counter())
 
             let error = try #require(throws: ResolutionError.self) {
                 try container.require(ChildProtocol.self)
@@ -284,8 +284,8 @@ import Weft
 
         @Test func resolveReturnsNilInsteadOfRecursingForever() {
             let container = Container()
-            let parentCalls = CoreCallCounter()
-            let childCalls = CoreCallCounter()
+            let parentCalls = Counter()
+            let childCalls = Counter()
             Self.register(in: container, parentCalls: parentCalls, childCalls: childCalls)
 
             #expect(container.resolve(ParentProtocol.self) == nil)

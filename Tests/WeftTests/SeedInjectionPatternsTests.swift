@@ -156,7 +156,7 @@ import Weft
 
     @Test func initCompletedRunsOncePerNewOwner() throws {
         let container = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         container.register(AnimalType.self) { _ in Cat() }
         container.register(PersonType.self) { _ in PetOwner3() }
             .initCompleted { r, p in

@@ -84,3 +84,10 @@ func messagesLogged(containing marker: String, while body: () throws -> Void) re
     try withLoggingFunction({ message in if message.contains(marker) { messages.append(message) } }, body)
     return messages.values
 }
+
+/// An error that test factories and callbacks throw.
+enum CoreTestError: Error, Equatable {
+    case factoryBroke
+    case callbackBroke
+    case other(String)
+}

@@ -101,7 +101,7 @@ import Weft
 
     @Test func containerScopedServiceWhoseFactoryThrewIsMadeAgainNextTime() throws {
         let container = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         container.register(Engine.self) { _ in
             calls.increment()
             if calls.value == 1 { throw CoreTestError.factoryBroke }
@@ -164,7 +164,7 @@ import Weft
 
     @Test func containerScopedServiceWhoseInitCompletedThrewIsNotKept() throws {
         let container = Container()
-        let callbacks = CoreCallCounter()
+        let callbacks = Counter()
         container.register(Engine.self) { _ in Engine() }
             .inObjectScope(.container)
             .initCompleted { _, engine in
@@ -184,29 +184,29 @@ import Weft
 
     @Test func chainedInitCompletedCallbacksRunInTheOrderTheyWereAdded() throws {
         let container = Container()
-        let log = CoreEventLog()
+        let log = Collected<String>()
         container.register(Engine.self) { _ in
-            log.record("factory")
+            log.append("factory")
             return Engine()
         }
-        .initCompleted { _, _ in log.record("first") }
-        .initCompleted { _, _ in log.record("second") }
-        .initCompleted { _, _ in log.record("third") }
+        .initCompleted { _, _ in log.append("first") }
+        .initCompleted { _, _ in log.append("second") }
+        .initCompleted { _, _ in log.append("third") }
 
         _ = try #require(container.resolve(Engine.self))
-        #expect(log.events == ["factory", "first", "second", "third"])
+        #expect(log.values == ["factory", "first", "second", "third"])
     }
 
     @Test func callbacksAfterAThrowingOneDoNotRun() {
         let container = Container()
-        let log = CoreEventLog()
+        let log = Collected<String>()
         container.register(Engine.self) { _ in Engine() }
-            .initCompleted { _, _ in log.record("first") }
+            .initCompleted { _, _ in log.append("first") }
             .initCompleted { _, _ in throw CoreTestError.callbackBroke }
-            .initCompleted { _, _ in log.record("third") }
+            .initCompleted { _, _ in log.append("third") }
 
         #expect(container.resolve(Engine.self) == nil)
-        #expect(log.events == ["first"])
+        #expect(log.values == ["first"])
     }
 
     @Test func dependencyCallbacksRunBeforeTheResolveReturns() throws {

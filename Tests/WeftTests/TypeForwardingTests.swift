@@ -127,7 +127,7 @@ import Weft
 
     @Test func forwardedTypesShareTheContainerInstance() throws {
         let container = Container()
-        let calls = CoreCallCounter()
+        let calls = Counter()
         container.register(Dog.self) { _ in
             calls.increment()
             return Dog()
