@@ -1,3 +1,15 @@
+/// The arguments type of a factory that takes only the resolver.
+let noArguments: Any.Type = (any Resolver).self
+
+/// A factory that takes only the resolver; resolved without parameter-pack metadata.
+final class PlainFactory: @unchecked Sendable {
+    let make: (any Resolver) throws -> Any
+
+    init(_ make: @escaping (any Resolver) throws -> Any) {
+        self.make = make
+    }
+}
+
 /// A factory whose argument types are known, erased to return `Any` so that forwarded types can share it.
 final class FactoryBox<each Argument>: @unchecked Sendable {
     let make: (any Resolver, repeat each Argument) throws -> Any
@@ -44,6 +56,30 @@ extension Container {
         add(
             entry, as: serviceType,
             key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
+        return entry
+    }
+
+    /// Registers how to make `serviceType` from a resolver alone (no runtime arguments).
+    ///
+    /// ```swift
+    /// container.register(AnimalType.self) { _ in Cat() }
+    /// ```
+    ///
+    /// The same as the variadic form with no arguments, but resolved along a faster path.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        factory: @escaping (any Resolver) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            argumentsType: noArguments,
+            factory: PlainFactory { resolver in try factory(resolver) },
+            objectScope: defaultObjectScope
+        )
+        entry.container = self
+        add(entry, as: serviceType, key: ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name))
         return entry
     }
 

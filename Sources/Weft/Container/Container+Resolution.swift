@@ -24,7 +24,7 @@ extension Container: Resolver {
 
     /// Returns an instance of `serviceType` registered under `name`, or `nil` if it cannot be made.
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
-        reportingFailure { try make(serviceType, name: name, option: nil) }
+        reportingFailure { try makeWithoutArguments(serviceType, name: name) }
     }
 
     /// Returns an instance of `serviceType` registered under `name` whose factory takes `arguments`,

@@ -46,6 +46,19 @@ extension Container {
         }
     }
 
+    /// Makes `serviceType` for a factory without runtime arguments: the common case, kept free of
+    /// parameter-pack metadata.
+    func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
+        guard let entry = entry(for: key), let box = entry.factory as? PlainFactory else {
+            return try make(serviceType, name: name, option: nil)
+        }
+        return try resolving(graph: nil) { state in
+            let instance = try make(entry, key: key, state: state) { try box.make(self) }
+            return try cast(instance, key: key, state: state)
+        }
+    }
+
     /// Runs `body` inside a graph: the thread's current one, `graph` when given, or a new one.
     /// The outermost call completes the graph (or, when it fails, discards what the graph stored).
     func resolving<T>(
@@ -223,6 +236,9 @@ extension Container {
     ) throws -> Any {
         if let box = entry.factory as? FactoryBox<repeat each Argument> {
             return try box.make(self, repeat each arguments)
+        }
+        if let plain = entry.factory as? PlainFactory, key.argumentsType == noArguments {
+            return try plain.make(self)
         }
         if let factory = entry.factory as? ((any Resolver, repeat each Argument)) -> Any {
             return factory((self, repeat each arguments))

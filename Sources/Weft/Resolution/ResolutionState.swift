@@ -57,8 +57,22 @@ final class ResolutionState {
     /// The registration this thread waits for (read by other threads under the coordinator's lock).
     var waitingFor: (any ServiceEntryProtocol)?
 
+    /// The next graph identifier of this thread, and the end of its block.
+    private var nextGraph: UInt64 = 0
+    private var graphBlockEnd: UInt64 = 0
+
     init() {
         frames.reserveCapacity(16)
+    }
+
+    /// A process-wide unique graph identifier, without taking a lock (but once per 2^20 graphs).
+    func nextGraphID() -> UInt64 {
+        if nextGraph == graphBlockEnd {
+            nextGraph = GraphIdentifier.takeBlock()
+            graphBlockEnd = nextGraph + (1 << 20)
+        }
+        nextGraph += 1
+        return nextGraph
     }
 
     /// The state of the calling thread.

@@ -12,12 +12,18 @@ public struct GraphIdentifier: Hashable, Sendable, Identifiable {
     }
 
     private static let counter = Lock()
-    nonisolated(unsafe) private static var last: UInt64 = 0
+    nonisolated(unsafe) private static var lastBlock: UInt64 = 0
 
+    /// Identifiers come from blocks of 2^20 taken once per thread under a lock, so making one takes no lock.
     private static func next() -> UInt64 {
+        ResolutionState.current.nextGraphID()
+    }
+
+    /// Takes a new block of identifiers for one thread.
+    static func takeBlock() -> UInt64 {
         counter.withLock {
-            last &+= 1
-            return last
+            lastBlock &+= 1
+            return lastBlock << 20
         }
     }
 
