@@ -58,6 +58,9 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     private var scope: any ObjectScopeProtocol
     private var madeStorage: (any InstanceStorage)?
     private var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+    // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
+    private var policy: SharingPolicy
+    private var hasCallbacks = false
     /// The resolution that claimed the right to build the shared instance, until the instance is complete.
     private var building: (state: ResolutionState, graph: GraphIdentifier)?
 
@@ -72,6 +75,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         self.argumentsType = argumentsType
         self.factory = factory
         self.scope = objectScope
+        self.policy = Self.policy(of: objectScope)
         self.factoryTakesTuple = factoryTakesTuple
     }
 
@@ -80,6 +84,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         self.argumentsType = argumentsType
         self.factory = factory
         self.scope = scope
+        self.policy = Self.policy(of: scope)
         self.factoryTakesTuple = false
     }
 
@@ -100,10 +105,12 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     }
 
     var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) {
-        lock.withLock { (policyLocked(), !initCompletedActions.isEmpty) }
+        lock.lock()
+        defer { lock.unlock() }
+        return (policy, hasCallbacks)
     }
 
-    private func policyLocked() -> SharingPolicy {
+    private static func policy(of scope: any ObjectScopeProtocol) -> SharingPolicy {
         if scope === ObjectScope.transient { return .transient }
         if scope === ObjectScope.graph { return .perGraph }
         return .shared
@@ -142,6 +149,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         lock.withLock {
             scope = objectScope
+            policy = Self.policy(of: objectScope)
             madeStorage = nil
         }
         return self
@@ -168,7 +176,10 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// - Returns: `self`, to chain further configuration.
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
-        lock.withLock { initCompletedActions.append(completed) }
+        lock.withLock {
+            initCompletedActions.append(completed)
+            hasCallbacks = true
+        }
         return self
     }
 
