@@ -103,8 +103,7 @@ extension Container {
             serviceType: serviceType,
             argumentsType: Arguments.self,
             factory: factory,
-            objectScope: defaultObjectScope,
-            factoryTakesTuple: true
+            objectScope: defaultObjectScope
         )
         entry.container = self
         let key = ServiceKey(serviceType: serviceType, argumentsType: Arguments.self, name: name, option: option)

@@ -128,11 +128,9 @@ public final class Container: @unchecked Sendable {
 
     /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: ServiceKey) {
-        let (replaced, told) = lock.withLock {
-            let replaced = services.updateValue(entry, forKey: key)
-            return (replaced, behaviors)
-        }
-        _ = replaced
+        // A replaced registration is returned and so released outside the lock: its instances' deinits may
+        // call back into the container.
+        let (_, told) = lock.withLock { (services.updateValue(entry, forKey: key), behaviors) }
         for behavior in told {
             behavior.container(self, didRegisterType: type, toService: entry, withName: key.name)
         }

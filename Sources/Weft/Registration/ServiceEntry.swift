@@ -4,8 +4,6 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     func describeWithKey(_ serviceKey: ServiceKey) -> String
     /// The scope the registration's instances live in.
     var objectScope: any ObjectScopeProtocol { get }
-    /// The storage the scope made for this registration (made on first use).
-    var storage: any InstanceStorage { get }
     /// The factory, as registered: `(Resolver, Args...) throws -> Any`.
     var factory: Any { get }
     /// The type the registration was made for (forwarded types share the entry).
@@ -22,8 +20,6 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     func releaseClaim(by state: ResolutionState)
     /// The resolution building an instance right now, and the graph it builds in.
     var builder: (state: ResolutionState, graph: GraphIdentifier)? { get }
-    /// Whether the factory was registered through `_register` with a tuple argument.
-    var factoryTakesTuple: Bool { get }
     /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
     func runInitCompleted(resolver: any Resolver, instance: Any) throws
     /// The stored instance for `graph`, read under the registration's lock.
@@ -51,7 +47,6 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     public let argumentsType: Any.Type
 
     let factory: Any
-    let factoryTakesTuple: Bool
     weak var container: Container?
 
     private let lock = Lock()
@@ -68,33 +63,18 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         serviceType: Service.Type,
         argumentsType: Any.Type,
         factory: Any,
-        objectScope: ObjectScope = .graph,
-        factoryTakesTuple: Bool = false
+        objectScope: ObjectScope = .graph
     ) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.factory = factory
         self.scope = objectScope
         self.policy = Self.policy(of: objectScope)
-        self.factoryTakesTuple = factoryTakesTuple
-    }
-
-    init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any, scope: any ObjectScopeProtocol) {
-        self.serviceType = serviceType
-        self.argumentsType = argumentsType
-        self.factory = factory
-        self.scope = scope
-        self.policy = Self.policy(of: scope)
-        self.factoryTakesTuple = false
     }
 
     /// The object scope instances of this registration live in (`.graph` unless changed).
     public var objectScope: any ObjectScopeProtocol {
         lock.withLock { scope }
-    }
-
-    var storage: any InstanceStorage {
-        lock.withLock { storageLocked() }
     }
 
     private func storageLocked() -> any InstanceStorage {

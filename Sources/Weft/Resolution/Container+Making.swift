@@ -14,8 +14,8 @@ extension Container {
             name: name,
             option: option
         )
-        let state = ResolutionState.current
         if Service.self == GraphIdentifier.self, name == nil, option == nil, entry(for: key) == nil {
+            let state = ResolutionState.current
             guard state.depth > 0, let graph = state.graph as? Service else { throw missing(key, state: state) }
             return graph
         }

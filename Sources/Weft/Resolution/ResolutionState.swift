@@ -102,17 +102,6 @@ final class ResolutionState {
         }
         return result
     }
-
-    /// Whether `entry` is on the path.
-    func isInFlight(_ entry: any ServiceEntryProtocol) -> Bool {
-        frames.contains { $0.entry === entry }
-    }
-
-    /// The path from the frame of `entry` to the top, e.g. `["CycA", "CycB", "CycC"]`.
-    func cycle(from entry: any ServiceEntryProtocol) -> [String] {
-        guard let start = frames.firstIndex(where: { $0.entry === entry }) else { return [] }
-        return frames[start...].map(\.key.pathComponent)
-    }
 }
 
 #if canImport(Darwin)

@@ -26,8 +26,4 @@ public struct GraphIdentifier: Hashable, Sendable, Identifiable {
             return lastBlock << 20
         }
     }
-
-    init(id: UInt64) {
-        self.id = id
-    }
 }
