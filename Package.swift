@@ -18,7 +18,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
     ],
     targets: [
-        .target(name: "Weft"),
+        // The few C11 atomics of the resolution hot path (Swift's Synchronization needs macOS 15 / iOS 18).
+        .target(name: "WeftAtomics"),
+        .target(name: "Weft", dependencies: ["WeftAtomics"]),
         .executableTarget(name: "WeftDemo", dependencies: ["Weft"]),
         .testTarget(
             name: "WeftTests",

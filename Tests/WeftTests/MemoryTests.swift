@@ -204,12 +204,18 @@ import Weft
 
         #expect(factoryCalls.value == Self.manyResolves)
         #expect(deinits.value == Self.manyResolves)
-        let storages = graphStorages(reachableFrom: container)
-        #expect(storages.count == 1)
-        for storage in storages {
-            let records = try #require(recordCount(of: storage))
-            #expect(records <= 1)
-        }
+        #expect(try perGraphRecords(reachableFrom: container) <= 1)
+    }
+
+    /// A graph that nothing outside the resolve can name (no `Lazy`, `GraphIdentifier` or `withObjectGraph`)
+    /// keeps its graph-scoped instances in the resolve alone: the registration's storage is not touched.
+    @Test func aPlainResolveLeavesNoPerGraphRecordBehind() throws {
+        let deinits = Counter()
+        let container = container(scope: .graph, deinits: deinits)
+        let kept = try container.require(Tracked.self)
+
+        #expect(try perGraphRecords(reachableFrom: container) == 0)
+        _ = kept
     }
 
     @Test func graphsWithDependenciesAndCallbacksReleaseEveryInstanceAndKeepNoPerGraphRecords() throws {
@@ -236,27 +242,26 @@ import Weft
         #expect(deinits.value == Self.graphResolvesWithCallbacks)
         #expect(holderDeinits.value == Self.graphResolvesWithCallbacks)
         #expect(callbacks.value == Self.graphResolvesWithCallbacks)
-        let storages = graphStorages(reachableFrom: container)
-        #expect(storages.count == 2)
-        for storage in storages {
-            let records = try #require(recordCount(of: storage))
-            #expect(records <= 1)
-        }
+        #expect(try perGraphRecords(reachableFrom: container) <= 2)
     }
 
-    /// Shows that the record count used above observes real records: a graph whose instance is still alive keeps
-    /// its record (so that `withObjectGraph` can find it again).
+    /// Shows that the record count used above observes real records: a graph that can be named again (here
+    /// through `withObjectGraph`) and whose instance is still alive keeps its record, so that a later resolve
+    /// in that graph finds the instance.
     @Test func graphStorageKeepsARecordOnlyWhileTheGraphsInstanceIsAlive() throws {
         let deinits = Counter()
         let container = container(scope: .graph, deinits: deinits)
+        func resolveInNamedGraph() throws -> Tracked {
+            try container.withObjectGraph(GraphIdentifier()) { try $0.require(Tracked.self) }
+        }
 
-        var kept = try (0..<3).map { _ in try container.require(Tracked.self) }
-        _ = try container.require(Tracked.self)
+        var kept = try (0..<3).map { _ in try resolveInNamedGraph() }
+        _ = try resolveInNamedGraph()
         let storage = try #require(graphStorages(reachableFrom: container).first)
         #expect(recordCount(of: storage) == 4)
 
         kept.removeAll()
-        _ = try container.require(Tracked.self)
+        _ = try resolveInNamedGraph()
         #expect(recordCount(of: storage) == 1)
         #expect(deinits.value == 5)
     }
@@ -283,6 +288,11 @@ private func graphStorages(reachableFrom root: Any) -> [GraphStorage] {
     }
     visit(root, depth: 0)
     return found
+}
+
+/// How many per-graph records the `GraphStorage`s reachable from `root` hold together.
+private func perGraphRecords(reachableFrom root: Any) throws -> Int {
+    try graphStorages(reachableFrom: root).reduce(0) { $0 + (try #require(recordCount(of: $1))) }
 }
 
 /// How many per-graph records `storage` holds: the size of its dictionary, found by reflection.

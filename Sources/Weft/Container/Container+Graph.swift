@@ -3,7 +3,10 @@ extension Container {
     /// for the next resolve; `nil` otherwise.
     var currentObjectGraph: GraphIdentifier? {
         let state = ResolutionState.current
-        if state.depth > 0 { return state.graph }
+        if state.depth > 0 {
+            graphEscapes(state)
+            return state.graph
+        }
         return pendingRestoredGraph
     }
 

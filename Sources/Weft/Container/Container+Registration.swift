@@ -72,12 +72,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
-        let entry = ServiceEntry(
-            serviceType: serviceType,
-            argumentsType: noArguments,
-            factory: PlainFactory { resolver in try factory(resolver) },
-            objectScope: defaultObjectScope
-        )
+        let entry = ServiceEntry(serviceType: serviceType, plainFactory: factory, objectScope: defaultObjectScope)
         entry.container = self
         add(entry, as: serviceType, key: ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name))
         return entry

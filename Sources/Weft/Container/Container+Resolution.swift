@@ -73,10 +73,13 @@ extension Container: Resolver {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Arguments.self, name: name, option: option)
         return reportingFailure {
             try resolving(graph: nil) { state in
-                guard let entry = entry(for: key), let factory = entry.factory as? (Arguments) -> Any else {
+                guard let found = state.lookups.find(key, in: self),
+                    let factory = found.entry.object.factory as? (Arguments) -> Any
+                else {
                     throw missing(key, state: state)
                 }
-                return try cast(make(entry, key: key, state: state) { invoker(factory) }, key: key, state: state)
+                let instance = try make(found, key: key, state: state, as: Any.self) { invoker(factory) }
+                return try cast(instance, key: key, state: state)
             }
         }
     }

@@ -1,3 +1,5 @@
+import WeftAtomics
+
 /// A dependency-injection container: it keeps registrations of services and makes them,
 /// injecting their dependencies.
 ///
@@ -20,9 +22,16 @@ public final class Container: @unchecked Sendable {
     /// Whether this is a `synchronize()`d view, which runs each registration's factory on one thread at a time.
     let synchronized: Bool
 
-    /// Guards `services`, `behaviors` and `restoredGraph`; never held while user code runs.
+    /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
+    let serial = weft_next_container_serial()
+
+    /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
     let lock = Lock()
-    private var services: [ServiceKey: any ServiceEntryProtocol] = [:]
+    private var services: [ServiceKey: _ServiceEntryBase] = [:]
+    /// Registrations replaced or removed, kept until the container goes: resolves in flight and per-thread
+    /// lookup caches refer to registrations without retaining them (retaining costs an atomic operation on
+    /// memory that every thread resolving the service shares). Their instances are discarded at once.
+    private var retired: [_ServiceEntryBase] = []
     private var behaviors: [any Behavior] = []
     private var restoredGraph: GraphIdentifier?
 
@@ -75,11 +84,16 @@ public final class Container: @unchecked Sendable {
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
     public func removeAll() {
         let removed = lock.withLock {
-            let removed = services
+            let removed = Array(services.values)
+            retired.append(contentsOf: removed)
             services.removeAll()
             return removed
         }
-        _ = removed  // released here, outside the lock: a deinit may call back into the container
+        weft_registry_changed()
+        // Outside the lock: a deinit may call back into the container.
+        for entry in removed {
+            entry.discardInstance()
+        }
     }
 
     /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.
@@ -128,16 +142,37 @@ public final class Container: @unchecked Sendable {
 
     /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: ServiceKey) {
-        // A replaced registration is returned and so released outside the lock: its instances' deinits may
-        // call back into the container.
-        let (_, told) = lock.withLock { (services.updateValue(entry, forKey: key), behaviors) }
+        let (replaced, told) = lock.withLock {
+            guard let replaced = services.updateValue(entry, forKey: key), replaced !== entry else {
+                return ((_ServiceEntryBase)?.none, behaviors)
+            }
+            retired.append(replaced)
+            // A registration forwarded under other keys is still in use.
+            let unused = !services.values.contains { $0 === replaced }
+            return (unused ? replaced : nil, behaviors)
+        }
+        weft_registry_changed()
+        // Outside the lock: the instances' deinits may call back into the container.
+        replaced?.discardInstance()
         for behavior in told {
             behavior.container(self, didRegisterType: type, toService: entry, withName: key.name)
         }
     }
 
+    /// The registration for `key` with its configuration; what the per-thread ``LookupCache`` keeps.
+    func lookUp(_ key: ServiceKey) -> Lookup? {
+        guard let entry = entry(for: key) else { return nil }
+        let (policy, hasCallbacks, isPlain) = entry.configuration
+        return Lookup(
+            entry: .passUnretained(entry),
+            policy: policy,
+            hasCallbacks: hasCallbacks,
+            exact: isPlain && entry.serviceType == key.serviceType && key.argumentsType == noArguments
+        )
+    }
+
     /// The registration for `key`, here or in the nearest parent that has one.
-    func entry(for key: ServiceKey) -> (any ServiceEntryProtocol)? {
+    func entry(for key: ServiceKey) -> (_ServiceEntryBase)? {
         var container: Container? = self
         while let current = container {
             if let entry = current.lock.withLock({ current.services[key] }) { return entry }
@@ -148,13 +183,13 @@ public final class Container: @unchecked Sendable {
 
     /// The registrations of this container that match `predicate`.
     func entries(
-        where predicate: (ServiceKey, any ServiceEntryProtocol) -> Bool
-    ) -> [any ServiceEntryProtocol] {
+        where predicate: (ServiceKey, _ServiceEntryBase) -> Bool
+    ) -> [_ServiceEntryBase] {
         lock.withLock { services.filter { predicate($0.key, $0.value) }.map(\.value) }
     }
 
     /// The registrations of this container and its parents; a child's shadow its parents'.
-    func allRegistrations() -> [ServiceKey: any ServiceEntryProtocol] {
+    func allRegistrations() -> [ServiceKey: _ServiceEntryBase] {
         var result = parent?.allRegistrations() ?? [:]
         for (key, entry) in lock.withLock({ services }) {
             result[key] = entry
@@ -163,14 +198,16 @@ public final class Container: @unchecked Sendable {
     }
 
     /// The registrations of this container only, for the description and diagnostics.
-    func ownRegistrations() -> [ServiceKey: any ServiceEntryProtocol] {
+    func ownRegistrations() -> [ServiceKey: _ServiceEntryBase] {
         lock.withLock { services }
     }
 
     /// Takes the graph set by ``restoreObjectGraph(_:)``, if any.
     func takeRestoredGraph() -> GraphIdentifier? {
-        lock.withLock {
-            defer { restoredGraph = nil }
+        // Most resolves find no container with a restored graph without taking a lock.
+        guard weft_restored_graphs() > 0 else { return nil }
+        return lock.withLock {
+            defer { setRestoredGraphLocked(nil) }
             return restoredGraph
         }
     }
@@ -181,6 +218,19 @@ public final class Container: @unchecked Sendable {
     }
 
     func setRestoredGraph(_ graph: GraphIdentifier?) {
-        lock.withLock { restoredGraph = graph }
+        lock.withLock { setRestoredGraphLocked(graph) }
+    }
+
+    private func setRestoredGraphLocked(_ graph: GraphIdentifier?) {
+        switch (restoredGraph, graph) {
+        case (nil, .some): weft_restored_graphs_add(1)
+        case (.some, nil): weft_restored_graphs_add(-1)
+        default: break
+        }
+        restoredGraph = graph
+    }
+
+    deinit {
+        if restoredGraph != nil { weft_restored_graphs_add(-1) }
     }
 }

@@ -3,6 +3,8 @@
 protocol InstanceWrapper {
     /// The wrapped type, `T`.
     static var wrappedType: Any.Type { get }
+    /// Whether the wrapper keeps the graph it was made in, to make its instance there later.
+    static var capturesGraph: Bool { get }
     /// Makes the wrapper. `factory` makes the wrapped instance in the given graph (or the current or a
     /// new one when `nil`); it is `nil` when `T` is not registered.
     init?(container: Container, graph: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) throws
@@ -10,6 +12,7 @@ protocol InstanceWrapper {
 
 extension Optional: InstanceWrapper {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var capturesGraph: Bool { false }
 
     init?(container _: Container, graph _: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) throws {
         guard let factory else {

@@ -11,6 +11,7 @@
 /// ```
 public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
     static var wrappedType: Any.Type { Service.self }
+    static var capturesGraph: Bool { true }
 
     private let factory: (GraphIdentifier?) throws -> Any
     private let graph: GraphIdentifier?

@@ -9,6 +9,7 @@
 /// ```
 public final class Provider<Service>: InstanceWrapper, @unchecked Sendable {
     static var wrappedType: Any.Type { Service.self }
+    static var capturesGraph: Bool { false }
 
     private let factory: (GraphIdentifier?) throws -> Any
 

@@ -1,36 +1,4 @@
-/// The type-erased view of a registration that the container works with.
-protocol ServiceEntryProtocol: AnyObject, Sendable {
-    /// Describes the registration under `serviceKey`, as the container's description prints it.
-    func describeWithKey(_ serviceKey: ServiceKey) -> String
-    /// The scope the registration's instances live in.
-    var objectScope: any ObjectScopeProtocol { get }
-    /// The factory, as registered: `(Resolver, Args...) throws -> Any`.
-    var factory: Any { get }
-    /// The type the registration was made for (forwarded types share the entry).
-    var serviceType: Any.Type { get }
-    /// The type of `(Resolver, Args...)`.
-    var argumentsType: Any.Type { get }
-
-    /// How the registration's scope shares instances, and whether it has `initCompleted` callbacks.
-    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) { get }
-    /// Looks for a usable instance, or claims the right to build one (see ``BuildClaim``).
-    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
-        -> BuildClaim
-    /// Gives up the claim `state` holds, if it holds it.
-    func releaseClaim(by state: ResolutionState)
-    /// The resolution building an instance right now, and the graph it builds in.
-    var builder: (state: ResolutionState, graph: GraphIdentifier)? { get }
-    /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
-    func runInitCompleted(resolver: any Resolver, instance: Any) throws
-    /// The stored instance for `graph`, read under the registration's lock.
-    func storedInstance(inGraph graph: GraphIdentifier) -> Any?
-    /// Stores `instance` for `graph` under the registration's lock.
-    func store(_ instance: Any?, inGraph graph: GraphIdentifier)
-    /// Tells the storage that the graph `graph` is complete.
-    func graphCompleted()
-    /// Discards the stored instance.
-    func discardInstance()
-}
+import WeftAtomics
 
 /// One registration, returned by `register` so that it can be configured further:
 /// its object scope, its `initCompleted` callbacks, the other types it implements.
@@ -40,13 +8,13 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
 ///     .inObjectScope(.container)
 ///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
 /// ```
-public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Sendable {
-    /// The type the entry was registered for.
-    public let serviceType: Any.Type
-    /// The type of the factory's arguments, `(Resolver, Arg1, ...)`.
-    public let argumentsType: Any.Type
-
-    let factory: Any
+public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
+    /// The factory of a registration without runtime arguments, typed (see ``isPlain``).
+    private let plainFactory: (any Resolver) throws -> Service
+    /// Whether ``plainFactory`` is the registered factory (the registration takes no runtime arguments).
+    private let isPlain: Bool
+    /// The factory of other registrations, erased.
+    private let erasedFactory: Any?
     weak var container: Container?
 
     private let lock = Lock()
@@ -58,6 +26,9 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     private var hasCallbacks = false
     /// The resolution that claimed the right to build the shared instance, until the instance is complete.
     private var building: (state: ResolutionState, graph: GraphIdentifier)?
+    /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
+    /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
+    private var typedShared: UnsafeMutablePointer<Service>?
 
     init(
         serviceType: Service.Type,
@@ -65,15 +36,86 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         factory: Any,
         objectScope: ObjectScope = .graph
     ) {
-        self.serviceType = serviceType
-        self.argumentsType = argumentsType
-        self.factory = factory
+        self.erasedFactory = factory
+        self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
+        self.isPlain = false
         self.scope = objectScope
         self.policy = Self.policy(of: objectScope)
+        super.init(serviceType: serviceType, argumentsType: argumentsType)
+    }
+
+    init(
+        serviceType: Service.Type,
+        plainFactory: @escaping (any Resolver) throws -> Service,
+        objectScope: ObjectScope
+    ) {
+        self.erasedFactory = nil
+        self.plainFactory = plainFactory
+        self.isPlain = true
+        self.scope = objectScope
+        self.policy = Self.policy(of: objectScope)
+        super.init(serviceType: serviceType, argumentsType: noArguments)
+    }
+
+    override var factory: Any {
+        if isPlain {
+            return PlainFactory { [plainFactory] resolver in try plainFactory(resolver) }
+        }
+        return erasedFactory as Any
+    }
+
+    override func makeErased(_ resolver: Container) throws -> Any? {
+        guard isPlain else { return nil }
+        return try plainFactory(resolver)
+    }
+
+    override func makeTyped<T>(_ resolver: Container, as _: T.Type) throws -> T {
+        // The lookup checked that T is Service (the registered type) and that the factory is plain.
+        unsafeBitCast(try plainFactory(resolver), to: T.self)
+    }
+
+    override func typedSharedInstance<T>(
+        as _: T.Type,
+        for state: ResolutionState,
+        orElse: () throws -> T
+    ) rethrows -> T {
+        lock.lock()
+        if let typedShared, building == nil || building?.state === state {
+            let instance = UnsafeMutableRawPointer(typedShared).assumingMemoryBound(to: T.self).pointee
+            lock.unlock()
+            return instance
+        }
+        lock.unlock()
+        return try orElse()
+    }
+
+    override func storeTypedSharedInstance<T>(_ instance: T) {
+        guard T.self == Service.self else { return }
+        let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        copy.initialize(to: unsafeBitCast(instance, to: Service.self))
+        let replaced: UnsafeMutablePointer<Service>? = lock.withLock {
+            guard scope === ObjectScope.container else { return copy }
+            defer { typedShared = copy }
+            return typedShared
+        }
+        Self.free(replaced)
+    }
+
+    /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
+    private static func free(_ copy: UnsafeMutablePointer<Service>?) {
+        guard let copy else { return }
+        copy.deinitialize(count: 1)
+        copy.deallocate()
+    }
+
+    override var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (policy, hasCallbacks, isPlain)
     }
 
     /// The object scope instances of this registration live in (`.graph` unless changed).
-    public var objectScope: any ObjectScopeProtocol {
+    public override var objectScope: any ObjectScopeProtocol {
         lock.withLock { scope }
     }
 
@@ -84,7 +126,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         return made
     }
 
-    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) {
+    override var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) {
         lock.lock()
         defer { lock.unlock() }
         return (policy, hasCallbacks)
@@ -96,7 +138,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         return .shared
     }
 
-    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+    override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     {
         lock.withLock {
@@ -108,7 +150,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         }
     }
 
-    func releaseClaim(by state: ResolutionState) {
+    override func releaseClaim(by state: ResolutionState) {
         let released = lock.withLock {
             guard let building, building.state === state else { return false }
             self.building = nil
@@ -117,7 +159,7 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         if released { BuildCoordinator.condition.broadcast() }
     }
 
-    var builder: (state: ResolutionState, graph: GraphIdentifier)? {
+    override var builder: (state: ResolutionState, graph: GraphIdentifier)? {
         lock.withLock { building }
     }
 
@@ -127,11 +169,19 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
     /// - Returns: `self`, to chain further configuration.
     @discardableResult
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
-        lock.withLock {
+        let dropped = lock.withLock {
             scope = objectScope
             policy = Self.policy(of: objectScope)
-            madeStorage = nil
+            defer {
+                madeStorage = nil
+                typedShared = nil
+            }
+            return (madeStorage, typedShared)
         }
+        weft_registry_changed()
+        // Released outside the lock: a deinit may call back into the container.
+        Self.free(dropped.1)
+        _ = dropped.0
         return self
     }
 
@@ -160,10 +210,11 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
             initCompletedActions.append(completed)
             hasCallbacks = true
         }
+        weft_registry_changed()
         return self
     }
 
-    func runInitCompleted(resolver: any Resolver, instance: Any) throws {
+    override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
         let actions = lock.withLock { initCompletedActions }
         guard let service = instance as? Service else { return }
         for action in actions {
@@ -171,23 +222,37 @@ public final class ServiceEntry<Service>: ServiceEntryProtocol, @unchecked Senda
         }
     }
 
-    func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
+    override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
         lock.withLock { storageLocked().instance(inGraph: graph) }
     }
 
-    func store(_ instance: Any?, inGraph graph: GraphIdentifier) {
-        lock.withLock { storageLocked().setInstance(instance, inGraph: graph) }
+    override func store(_ instance: Any?, inGraph graph: GraphIdentifier) {
+        let dropped = lock.withLock {
+            storageLocked().setInstance(instance, inGraph: graph)
+            defer { if instance == nil { typedShared = nil } }
+            return instance == nil ? typedShared : nil
+        }
+        Self.free(dropped)
     }
 
-    func graphCompleted() {
+    override func graphCompleted() {
         lock.withLock { madeStorage?.graphResolutionCompleted() }
     }
 
-    func discardInstance() {
-        lock.withLock { storageLocked().instance = nil }
+    deinit {
+        Self.free(typedShared)
     }
 
-    func describeWithKey(_ serviceKey: ServiceKey) -> String {
+    override func discardInstance() {
+        let dropped = lock.withLock {
+            storageLocked().instance = nil
+            defer { typedShared = nil }
+            return typedShared
+        }
+        Self.free(dropped)  // outside the lock: a deinit may call back into the container
+    }
+
+    override func describeWithKey(_ serviceKey: ServiceKey) -> String {
         let (scopeText, callbacks) = lock.withLock { ("\(scope)", initCompletedActions.count) }
         var text = "Service: \(serviceType)"
         if let name = serviceKey.name { text += ", Name: \"\(name)\"" }

@@ -36,7 +36,7 @@ extension Container {
     /// Returns the stored instance of `entry`, or `nil` when the caller must build it (having claimed it
     /// if `coordinated`).
     func acquire(
-        _ entry: any ServiceEntryProtocol,
+        _ entry: _ServiceEntryBase,
         key: ServiceKey,
         state: ResolutionState,
         graph: GraphIdentifier,
@@ -64,7 +64,7 @@ extension Container {
     /// Waits until nobody else builds `entry`; returns another thread's instance instead when waiting
     /// would deadlock.
     private func waitForBuilder(
-        of entry: any ServiceEntryProtocol,
+        of entry: _ServiceEntryBase,
         key: ServiceKey,
         state: ResolutionState
     ) throws -> Any? {
@@ -94,9 +94,9 @@ extension Container {
     private func waitCycle(
         from state: ResolutionState,
         owner: ResolutionState
-    ) -> [(entry: any ServiceEntryProtocol, offersInstance: Bool)]? {
+    ) -> [(entry: _ServiceEntryBase, offersInstance: Bool)]? {
         var current = owner
-        var cycle: [(entry: any ServiceEntryProtocol, offersInstance: Bool)] = []
+        var cycle: [(entry: _ServiceEntryBase, offersInstance: Bool)] = []
         for _ in 0..<1024 {
             guard let wanted = current.waitingFor, let next = wanted.builder else { return nil }
             cycle.append((wanted, wanted.storedInstance(inGraph: next.graph) != nil))
@@ -116,7 +116,7 @@ extension Container {
     }
 
     /// Releases the claim on `entry` now that its instance is complete.
-    func releaseClaim(on entry: any ServiceEntryProtocol, state: ResolutionState) {
+    func releaseClaim(on entry: _ServiceEntryBase, state: ResolutionState) {
         if let index = state.claims.lastIndex(where: { $0 === entry }) {
             state.claims.remove(at: index)
         }

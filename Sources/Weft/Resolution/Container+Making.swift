@@ -1,6 +1,44 @@
 /// The resolution engine: looking up registrations, running factories once per graph, detecting
 /// cycles exactly, and deferring `initCompleted` callbacks until the graph's factories have returned.
 extension Container {
+    /// Makes `serviceType` for a factory without runtime arguments: the hot path. A registration made for
+    /// exactly this type is called and its instances kept and read back typed, without a dynamic cast.
+    func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try ResolutionState.withCurrent { state in
+            try makeWithoutArguments(serviceType, name: name, state: state)
+        }
+    }
+
+    private func makeWithoutArguments<Service>(
+        _ serviceType: Service.Type,
+        name: String?,
+        state: ResolutionState
+    ) throws -> Service {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
+        guard let found = state.lookups.find(key, in: self) else {
+            return try make(serviceType, name: name, option: nil)
+        }
+        let outer = begin(state, graph: nil)
+        do {
+            let instance: Service
+            if found.exact {
+                instance = try make(found, key: key, state: state, as: Service.self) {
+                    try found.entry._withUnsafeGuaranteedRef { try $0.makeTyped(self, as: Service.self) }
+                }
+            } else {
+                let made = try make(found, key: key, state: state, as: Any.self) {
+                    try invokeWithoutArguments(found.entry.object, key: key, state: state)
+                }
+                instance = try cast(made, key: key, state: state)
+            }
+            finish(state, restoring: outer, failed: false)
+            return instance
+        } catch {
+            finish(state, restoring: outer, failed: true)
+            throw error
+        }
+    }
+
     /// Makes `serviceType` for the given name and arguments, within the current thread's graph.
     func make<Service, each Argument>(
         _ serviceType: Service.Type,
@@ -14,15 +52,16 @@ extension Container {
             name: name,
             option: option
         )
-        if Service.self == GraphIdentifier.self, name == nil, option == nil, entry(for: key) == nil {
-            let state = ResolutionState.current
+        let state = ResolutionState.current
+        if Service.self == GraphIdentifier.self, name == nil, option == nil, state.lookups.find(key, in: self) == nil {
             guard state.depth > 0, let graph = state.graph as? Service else { throw missing(key, state: state) }
+            graphEscapes(state)
             return graph
         }
         return try resolving(graph: nil) { state in
-            if let entry = entry(for: key) {
-                let instance = try make(entry, key: key, state: state) {
-                    try invoke(entry, key: key, state: state, arguments: repeat each arguments)
+            if let found = state.lookups.find(key, in: self) {
+                let instance = try make(found, key: key, state: state, as: Any.self) {
+                    try invoke(found.entry.object, key: key, state: state, repeat each arguments)
                 }
                 return try cast(instance, key: key, state: state)
             }
@@ -46,19 +85,6 @@ extension Container {
         }
     }
 
-    /// Makes `serviceType` for a factory without runtime arguments: the common case, kept free of
-    /// parameter-pack metadata.
-    func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
-        guard let entry = entry(for: key), let box = entry.factory as? PlainFactory else {
-            return try make(serviceType, name: name, option: nil)
-        }
-        return try resolving(graph: nil) { state in
-            let instance = try make(entry, key: key, state: state) { try box.make(self) }
-            return try cast(instance, key: key, state: state)
-        }
-    }
-
     /// Runs `body` inside a graph: the thread's current one, `graph` when given, or a new one.
     /// The outermost call completes the graph (or, when it fails, discards what the graph stored).
     func resolving<T>(
@@ -66,13 +92,7 @@ extension Container {
         _ body: (ResolutionState) throws -> T
     ) rethrows -> T {
         let state = ResolutionState.current
-        let outer = state.graph
-        if state.depth == 0 {
-            state.graph = graph ?? takeRestoredGraph() ?? GraphIdentifier()
-        } else if let graph {
-            state.graph = graph
-        }
-        state.depth += 1
+        let outer = begin(state, graph: graph)
         do {
             let result = try body(state)
             finish(state, restoring: outer, failed: false)
@@ -83,106 +103,282 @@ extension Container {
         }
     }
 
+    /// Enters a resolve: a top-level one starts a graph (`graph`, a restored one, or a new private one).
+    /// Returns the graph to restore when the resolve ends.
+    @inline(__always)
+    private func begin(_ state: ResolutionState, graph: GraphIdentifier?) -> GraphIdentifier? {
+        let fields = state.fields
+        let outer = fields.pointee.graph
+        if fields.pointee.depth == 0 {
+            fields.pointee.topContainer = ObjectIdentifier(self)
+            if let given = graph ?? takeRestoredGraph() {
+                fields.pointee.graph = given
+                fields.pointee.privateGraph = nil
+            } else {
+                let fresh = GraphIdentifier(id: state.nextGraphID())
+                fields.pointee.graph = fresh
+                fields.pointee.privateGraph = fresh
+            }
+        } else {
+            if let graph { fields.pointee.graph = graph }
+            if fields.pointee.topContainer != ObjectIdentifier(self),
+                !fields.pointee.keptContainers.contains(where: { $0 === self })
+            {
+                fields.pointee.keptContainers.append(self)
+            }
+        }
+        fields.pointee.depth += 1
+        return outer
+    }
+
+    /// Leaves a resolve; the outermost one completes the graph.
+    @inline(__always)
     private func finish(_ state: ResolutionState, restoring outer: GraphIdentifier?, failed: Bool) {
-        state.depth -= 1
-        guard state.depth == 0 else {
-            if outer != nil { state.graph = outer }
+        let fields = state.fields
+        fields.pointee.depth -= 1
+        guard fields.pointee.depth == 0 else {
+            if outer != nil { fields.pointee.graph = outer }
             return
         }
-        let made = state.made
-        let graph = state.graph
+        let graph = fields.pointee.graph
+        fields.pointee.graph = nil
+        fields.pointee.privateGraph = nil
+        fields.pointee.topContainer = nil
+        fields.pointee.factoriesRunning = 0
+        if !fields.pointee.frames.isEmpty {
+            fields.pointee.frames.removeAll(keepingCapacity: true)
+        }
+        if !fields.pointee.pending.isEmpty {
+            // Released after the swap: a deinit may start a resolve on this thread.
+            var dropped: [PendingCompletion] = []
+            swap(&dropped, &fields.pointee.pending)
+        }
+        if fields.pointee.made.isEmpty, fields.pointee.claims.isEmpty, fields.pointee.adopted.isEmpty,
+            fields.pointee.keptContainers.isEmpty
+        {
+            return
+        }
+        completeGraph(state, graph: graph, failed: failed)
+    }
+
+    /// Ends the graph of a top-level resolve that made or used instances: tells their storages, or, when
+    /// the resolve failed, discards what it stored (graph-scoped instances, and shared ones whose
+    /// `initCompleted` callbacks did not all run).
+    private func completeGraph(_ state: ResolutionState, graph: GraphIdentifier?, failed: Bool) {
+        let fields = state.fields
+        var made: [MadeInstance] = []
+        swap(&made, &fields.pointee.made)
+        // The typed copies go first: the records still hold the instances, so no deinit runs yet.
+        fields.pointee.cells.clear(made.lazy.compactMap(\.typed))
         let unfinished = state.claims
-        state.made.removeAll(keepingCapacity: true)
-        state.pending.removeAll(keepingCapacity: true)
-        state.frames.removeAll(keepingCapacity: true)
-        state.factoriesRunning = 0
-        state.graph = nil
-        for (entry, _) in made {
-            // A failed graph leaves nothing half-built behind: its graph-scoped instances and the shared
-            // ones whose initCompleted callbacks did not all run are discarded.
-            if failed, let graph, entry.behavior.policy == .perGraph || unfinished.contains(where: { $0 === entry }) {
+        for record in made where record.inStorage {
+            let entry = record.entry.object
+            if failed, let graph, record.policy == .perGraph || unfinished.contains(where: { $0 === entry }) {
                 entry.store(nil, inGraph: graph)
             }
             entry.graphCompleted()
         }
         releaseClaims(of: state)
         waitForAdoptedInstances(of: state)
+        var kept: [Container] = []
+        swap(&kept, &fields.pointee.keptContainers)
+        // Releasing the instances may run deinits that resolve again on this thread: the records are out
+        // of the state by now, and their buffer goes back only if nothing took its place.
+        made.removeAll(keepingCapacity: true)
+        if fields.pointee.made.isEmpty { swap(&made, &fields.pointee.made) }
+        kept.removeAll(keepingCapacity: true)
+        if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
     }
 
-    /// Returns the instance of `entry` for the current graph: the stored one, or a new one from `produce`.
-    func make(
-        _ entry: any ServiceEntryProtocol,
+    /// Makes the current graph nameable from outside the resolve (a `Lazy`, `GraphIdentifier` or
+    /// `currentObjectGraph` captured it): its graph-scoped instances go into their registrations' storage,
+    /// where a later resolve in the same graph finds them.
+    func graphEscapes(_ state: ResolutionState) {
+        let fields = state.fields
+        guard let graph = fields.pointee.privateGraph else { return }
+        fields.pointee.privateGraph = nil
+        for index in fields.pointee.made.indices where !fields.pointee.made[index].inStorage {
+            let record = fields.pointee.made[index]
+            guard record.graph == graph else { continue }
+            fields.pointee.made[index].inStorage = true
+            record.entry.object.store(record.instance, inGraph: graph)
+        }
+    }
+
+    /// Returns the instance of the registration `found` for the current graph: a stored one, or a new one
+    /// from `produce`. `Value` is the requested type when the lookup is exact, `Any` otherwise.
+    ///
+    /// Written without any `Optional<Value>` or `Result<Value, _>`: in unspecialised generic code each costs
+    /// a metadata request (a lookup in the runtime's shared cache) on every call.
+    @inline(__always)
+    func make<Value>(
+        _ found: Lookup,
         key: ServiceKey,
         state: ResolutionState,
-        produce: () throws -> Any
-    ) throws -> Any {
-        guard let graph = state.graph else { throw missing(key, state: state) }
-        let (policy, hasInitCompleted) = entry.behavior
-        let coordinated = synchronized || policy == .shared
-        let (existing, claimed) = try acquire(
-            entry,
+        as _: Value.Type,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let fields = state.fields
+        guard let graph = fields.pointee.graph else { throw missing(key, state: state) }
+        switch found.policy {
+        case .transient:
+            return try build(found, key: key, state: state, claimed: false, produce: produce)
+        case .perGraph where !synchronized:
+            if let index = madeIndex(of: found.entry, in: graph, state: state) {
+                return try madeInstance(at: index, key: key, state: state)
+            }
+            if graph == fields.pointee.privateGraph {
+                return try build(found, key: key, state: state, claimed: false, produce: produce)
+            }
+            return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
+        case .shared where found.exact && Value.self == key.serviceType:
+            return try found.entry.object.typedSharedInstance(as: Value.self, for: state) {
+                try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
+            }
+        default:
+            return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
+        }
+    }
+
+    /// Where the instance of `entry` that this thread's resolve made in `graph` is in ``ResolutionState/made``.
+    @inline(__always)
+    private func madeIndex(of entry: EntryReference, in graph: GraphIdentifier, state: ResolutionState) -> Int? {
+        let fields = state.fields
+        var index = fields.pointee.made.count
+        while index > 0 {
+            index -= 1
+            if fields.pointee.made[index].entry === entry, fields.pointee.made[index].graph == graph { return index }
+        }
+        return nil
+    }
+
+    /// The instance at `index` in ``ResolutionState/made``, as `Value`: its typed copy when it has one.
+    private func madeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
+        let record = state.fields.pointee.made[index]
+        if let cell = record.typed, cell.type == Value.self { return cell.load(as: Value.self) }
+        return try convert(record.instance, key: key, state: state)
+    }
+
+    /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
+    private func acquireOrBuild<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        graph: GraphIdentifier,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let acquired = try acquire(
+            found.entry.object,
             key: key,
             state: state,
             graph: graph,
-            policy: policy,
-            coordinated: coordinated
+            policy: found.policy,
+            coordinated: synchronized || found.policy == .shared
         )
-        if let existing { return existing }
+        if let existing = acquired.instance { return try convert(existing, key: key, state: state) }
+        return try build(found, key: key, state: state, claimed: acquired.claimed, produce: produce)
+    }
+
+    /// Makes a new instance of the registration `found` with `produce`, checking for cycles, keeping it for
+    /// the graph or scope, and running (or queueing) its `initCompleted` callbacks.
+    private func build<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let fields = state.fields
+        let graph = fields.pointee.graph.unsafelyUnwrapped
+        let entry = found.entry
+        let policy = found.policy
+        let coordinated = synchronized || policy == .shared
+        // Typed storage only when `Value` is the registered type (not `Any` on an erased path).
+        let typed = found.exact && Value.self == key.serviceType
         do {
             try checkCycle(entry, key: key, state: state)
         } catch {
-            if claimed { releaseClaim(on: entry, state: state) }
+            if claimed { releaseClaim(on: entry.object, state: state) }
             throw error
         }
 
         // The callbacks queued from here on belong to this instance and what its factory made.
-        let firstPending = state.pending.count
-        state.frames.append(ResolutionFrame(entry: entry, key: key, inFactory: true))
-        state.factoriesRunning += 1
-        let instance: Any
+        let firstPending = fields.pointee.pending.count
+        fields.pointee.frames.append(ResolutionFrame(entry: entry, key: key, inFactory: true))
+        fields.pointee.factoriesRunning += 1
+        let instance: Value
         do {
             instance = try produce()
         } catch {
             let path = state.path
-            state.factoriesRunning -= 1
-            state.frames.removeLast()
-            if claimed { releaseClaim(on: entry, state: state) }
+            fields.pointee.factoriesRunning -= 1
+            fields.pointee.frames.removeLast()
+            if claimed { releaseClaim(on: entry.object, state: state) }
             if let error = error as? ResolutionError { throw error }
             throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
         }
-        state.factoriesRunning -= 1
-        state.frames[state.frames.count - 1].inFactory = false
-        defer { state.frames.removeLast() }
+        fields.pointee.factoriesRunning -= 1
+        fields.pointee.frames[fields.pointee.frames.count - 1].inFactory = false
+        defer { fields.pointee.frames.removeLast() }
 
         if policy != .transient {
-            entry.store(instance, inGraph: graph)
-            state.made.append((entry, instance))
-        }
-        if hasInitCompleted {
-            state.pending.append(
-                PendingCompletion(
+            let erased = erase(instance)
+            let inStorage = coordinated || graph != fields.pointee.privateGraph
+            if inStorage {
+                entry.object.store(erased, inGraph: graph)
+                if policy == .shared, typed { entry.object.storeTypedSharedInstance(instance) }
+            }
+            let cell = policy == .perGraph && typed ? fields.pointee.cells.store(instance) : nil
+            fields.pointee.made.append(
+                MadeInstance(
                     entry: entry,
+                    graph: graph,
+                    instance: erased,
+                    inStorage: inStorage,
+                    policy: policy,
+                    typed: cell
+                )
+            )
+        }
+        if found.hasCallbacks {
+            fields.pointee.pending.append(
+                PendingCompletion(
+                    entry: entry.object,
                     key: key,
                     // Only a deferred run needs the path (copying frames costs an allocation).
-                    origin: state.factoriesRunning > 0 ? state.frames : [],
-                    instance: instance,
+                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames : [],
+                    instance: erase(instance),
                     resolver: self,
                     claimed: claimed
                 )
             )
         } else if claimed {
-            releaseClaim(on: entry, state: state)
+            releaseClaim(on: entry.object, state: state)
         }
-        if state.factoriesRunning == 0 {
+        if fields.pointee.factoriesRunning == 0 {
             try runPendingCompletions(state, from: firstPending)
         }
         return instance
     }
 
+    /// `value` as `Any`, without wrapping an `Any` in another.
+    @inline(__always)
+    private func erase<Value>(_ value: Value) -> Any {
+        if Value.self == Any.self { return unsafeBitCast(value, to: Any.self) }
+        return value
+    }
+
+    /// A stored instance as `Value`: itself when `Value` is `Any`, cast otherwise.
+    @inline(__always)
+    private func convert<Value>(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Value {
+        if Value.self == Any.self { return unsafeBitCast(instance as Any, to: Value.self) }
+        return try cast(instance, key: key, state: state)
+    }
+
     /// Throws when `entry` is already being made on this thread: its factory is running (the
     /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
     /// `initCompleted` that never reaches a shared instance).
-    private func checkCycle(_ entry: any ServiceEntryProtocol, key: ServiceKey, state: ResolutionState) throws {
+    private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
         guard let first = state.frames.firstIndex(where: { $0.entry === entry }) else { return }
         let loop = state.frames[first...]
         let throughFactories = loop.allSatisfy(\.inFactory)
@@ -204,10 +400,11 @@ extension Container {
         while state.pending.count > first {
             let next = state.pending.remove(at: first)
             // The callbacks of the instance whose make() is draining run under its own frame.
-            let ownFrame = state.frames.last?.entry === next.entry
+            let entry = EntryReference.passUnretained(next.entry)
+            let ownFrame = state.frames.last.map { $0.entry === entry } ?? false
             if !ownFrame {
                 state.frames.append(
-                    ResolutionFrame(entry: next.entry, key: next.key, inFactory: false, origin: next.origin)
+                    ResolutionFrame(entry: entry, key: next.key, inFactory: false, origin: next.origin)
                 )
             }
             defer { if !ownFrame { state.frames.removeLast() } }
@@ -227,18 +424,28 @@ extension Container {
         }
     }
 
+    /// Calls the factory of `entry`, which takes no runtime arguments.
+    private func invokeWithoutArguments(
+        _ entry: _ServiceEntryBase,
+        key: ServiceKey,
+        state: ResolutionState
+    ) throws -> Any {
+        if let made = try entry.makeErased(self) { return made }
+        return try invoke(entry, key: key, state: state)
+    }
+
     /// Calls the factory of `entry` with `arguments`.
     private func invoke<each Argument>(
-        _ entry: any ServiceEntryProtocol,
+        _ entry: _ServiceEntryBase,
         key: ServiceKey,
         state: ResolutionState,
-        arguments: repeat each Argument
+        _ arguments: repeat each Argument
     ) throws -> Any {
         if let box = entry.factory as? FactoryBox<repeat each Argument> {
             return try box.make(self, repeat each arguments)
         }
-        if let plain = entry.factory as? PlainFactory, key.argumentsType == noArguments {
-            return try plain.make(self)
+        if key.argumentsType == noArguments, let made = try entry.makeErased(self) {
+            return made
         }
         if let factory = entry.factory as? ((any Resolver, repeat each Argument)) -> Any {
             return factory((self, repeat each arguments))
@@ -266,13 +473,15 @@ extension Container {
         state: ResolutionState,
         arguments: repeat each Argument
     ) throws -> Any? {
-        guard let entry = entry(for: key) else {
+        guard state.lookups.find(key, in: self) != nil else {
             return try wrapper.init(container: self, graph: state.graph, factory: nil)
         }
+        if wrapper.capturesGraph { graphEscapes(state) }
         let factory: (GraphIdentifier?) throws -> Any = { [self] graph in
             try resolving(graph: graph) { state in
-                try make(entry, key: key, state: state) {
-                    try invoke(entry, key: key, state: state, arguments: repeat each arguments)
+                guard let found = state.lookups.find(key, in: self) else { throw missing(key, state: state) }
+                return try make(found, key: key, state: state, as: Any.self) {
+                        try invoke(found.entry.object, key: key, state: state, repeat each arguments)
                 }
             }
         }

@@ -8,7 +8,10 @@
 ///     Car(engine: try r.require(Engine.self), radio: r.resolve(Radio.self))
 /// }
 /// ```
-public protocol Resolver: Sendable {
+///
+/// Only classes conform (a `Container` is the resolver factories receive): a class-bound existential is
+/// passed to a factory without retaining the container, which matters when many threads resolve at once.
+public protocol Resolver: AnyObject, Sendable {
     /// Returns an instance of `serviceType`, or `nil` if it cannot be made.
     func resolve<Service>(_ serviceType: Service.Type) -> Service?
 

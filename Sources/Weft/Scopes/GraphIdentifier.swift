@@ -11,6 +11,10 @@ public struct GraphIdentifier: Hashable, Sendable, Identifiable {
         id = GraphIdentifier.next()
     }
 
+    init(id: UInt64) {
+        self.id = id
+    }
+
     private static let counter = Lock()
     nonisolated(unsafe) private static var lastBlock: UInt64 = 0
 

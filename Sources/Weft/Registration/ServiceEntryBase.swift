@@ -1,0 +1,108 @@
+import WeftAtomics
+
+/// The type-erased view of a registration that the container works with.
+protocol ServiceEntryProtocol: AnyObject, Sendable {
+    /// Describes the registration under `serviceKey`, as the container's description prints it.
+    func describeWithKey(_ serviceKey: ServiceKey) -> String
+    /// The scope the registration's instances live in.
+    var objectScope: any ObjectScopeProtocol { get }
+    /// The factory, as registered: `(Resolver, Args...) throws -> Any`.
+    var factory: Any { get }
+    /// Calls the factory of a registration without runtime arguments; nil if it takes arguments.
+    func makeErased(_ resolver: Container) throws -> Any?
+    /// Calls the factory of a registration without runtime arguments, made for exactly `T`
+    /// (``Lookup/exact``).
+    func makeTyped<T>(_ resolver: Container, as type: T.Type) throws -> T
+    /// The stored `.container` instance as `T` (the registered type) if there is one that `state` may use;
+    /// otherwise what `orElse` returns.
+    func typedSharedInstance<T>(as type: T.Type, for state: ResolutionState, orElse: () throws -> T) rethrows -> T
+    /// Keeps `instance` as the typed copy of the `.container` instance just stored.
+    func storeTypedSharedInstance<T>(_ instance: T)
+    /// The configuration a lookup caches: sharing policy, callbacks, and whether the factory takes only the
+    /// resolver.
+    var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
+    /// The type the registration was made for (forwarded types share the entry).
+    var serviceType: Any.Type { get }
+    /// The type of `(Resolver, Args...)`.
+    var argumentsType: Any.Type { get }
+
+    /// How the registration's scope shares instances, and whether it has `initCompleted` callbacks.
+    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) { get }
+    /// Looks for a usable instance, or claims the right to build one (see ``BuildClaim``).
+    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+        -> BuildClaim
+    /// Gives up the claim `state` holds, if it holds it.
+    func releaseClaim(by state: ResolutionState)
+    /// The resolution building an instance right now, and the graph it builds in.
+    var builder: (state: ResolutionState, graph: GraphIdentifier)? { get }
+    /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
+    func runInitCompleted(resolver: any Resolver, instance: Any) throws
+    /// The stored instance for `graph`, read under the registration's lock.
+    func storedInstance(inGraph graph: GraphIdentifier) -> Any?
+    /// Stores `instance` for `graph` under the registration's lock.
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier)
+    /// Tells the storage that the graph `graph` is complete.
+    func graphCompleted()
+    /// Discards the stored instance.
+    func discardInstance()
+}
+
+/// The registration as the resolution engine sees it. ``ServiceEntry`` is its only subclass; it is
+/// public only because ``ServiceEntry`` is, and it has no members of its own to use.
+///
+/// The engine refers to registrations as `Unmanaged<_ServiceEntryBase>` on its hot path: a class reference
+/// can be used without retaining it, which an existential cannot (retaining is an atomic operation on
+/// memory every thread resolving the service shares).
+public class _ServiceEntryBase: @unchecked Sendable {
+    /// The type the entry was registered for.
+    public let serviceType: Any.Type
+    /// The type of the factory's arguments, `(Resolver, Arg1, ...)`.
+    public let argumentsType: Any.Type
+
+    init(serviceType: Any.Type, argumentsType: Any.Type) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+    }
+
+    /// The scope the registration's instances live in.
+    public var objectScope: any ObjectScopeProtocol { abstract() }
+    var factory: Any { abstract() }
+    var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
+    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) { abstract() }
+    var builder: (state: ResolutionState, graph: GraphIdentifier)? { abstract() }
+    func describeWithKey(_ serviceKey: ServiceKey) -> String { abstract() }
+    func makeErased(_ resolver: Container) throws -> Any? { abstract() }
+    func makeTyped<T>(_ resolver: Container, as type: T.Type) throws -> T { abstract() }
+    func typedSharedInstance<T>(as type: T.Type, for state: ResolutionState, orElse: () throws -> T) rethrows -> T {
+        abstract()
+    }
+    func storeTypedSharedInstance<T>(_ instance: T) { abstract() }
+    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+        -> BuildClaim
+    { abstract() }
+    func releaseClaim(by state: ResolutionState) { abstract() }
+    func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
+    func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier) { abstract() }
+    func graphCompleted() { abstract() }
+    func discardInstance() { abstract() }
+}
+
+extension _ServiceEntryBase: ServiceEntryProtocol {}
+
+/// A registration as the engine keeps it on its hot path: not retained (see ``_ServiceEntryBase``).
+typealias EntryReference = Unmanaged<_ServiceEntryBase>
+
+extension Unmanaged where Instance == _ServiceEntryBase {
+    /// The registration, retained for as long as the caller uses it (off the hot path).
+    var object: _ServiceEntryBase { takeUnretainedValue() }
+
+    /// Whether both refer to the same registration.
+    static func === (lhs: Self, rhs: Self) -> Bool {
+        lhs.toOpaque() == rhs.toOpaque()
+    }
+}
+
+private func abstract(function: StaticString = #function) -> Never {
+    preconditionFailure("Weft: _ServiceEntryBase.\(function) is implemented by ServiceEntry")
+}
