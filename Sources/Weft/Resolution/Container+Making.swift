@@ -481,7 +481,7 @@ extension Container {
             try resolving(graph: graph) { state in
                 guard let found = state.lookups.find(key, in: self) else { throw missing(key, state: state) }
                 return try make(found, key: key, state: state, as: Any.self) {
-                        try invoke(found.entry.object, key: key, state: state, repeat each arguments)
+                    try invoke(found.entry.object, key: key, state: state, repeat each arguments)
                 }
             }
         }
