@@ -20,6 +20,25 @@ import Weft
         #expect(container.hasAnyRegistration(of: Engine.self, name: "engine-7-299"))
     }
 
+    @Test func replacingRegistrationsWhileOtherThreadsResolveThemIsSafe() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+        container.register(Wheel.self) { _ in Wheel() }
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for _ in 0..<500 {
+                if thread == 0 {
+                    container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+                    container.register(Wheel.self) { _ in Wheel() }.inObjectScope(.transient)
+                } else {
+                    if container.resolve(Engine.self) == nil { failures.increment() }
+                    if container.resolve(Wheel.self) == nil { failures.increment() }
+                }
+            }
+        }
+        #expect(failures.value == 0)
+    }
+
     @Test func containerScopedServiceIsBuiltOnceUnderContention() {
         let calls = Counter()
         let container = Container()

@@ -24,6 +24,8 @@ public final class Container: @unchecked Sendable {
 
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
     let serial = weft_next_container_serial()
+    /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
+    let noArgumentsType: Any.Type = noArguments
 
     /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
     let lock = Lock()

@@ -10,7 +10,7 @@ import WeftAtomics
 /// ```
 public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
     /// The factory of a registration without runtime arguments, typed (see ``isPlain``).
-    private let plainFactory: (any Resolver) throws -> Service
+    let plainFactory: (any Resolver) throws -> Service
     /// Whether ``plainFactory`` is the registered factory (the registration takes no runtime arguments).
     private let isPlain: Bool
     /// The factory of other registrations, erased.
@@ -82,6 +82,19 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         if let typedShared, building == nil || building?.state === state {
             let instance = UnsafeMutableRawPointer(typedShared).assumingMemoryBound(to: T.self).pointee
+            lock.unlock()
+            return instance
+        }
+        lock.unlock()
+        return try orElse()
+    }
+
+    /// The stored `.container` instance if there is one that `state` may use; otherwise what `orElse` returns.
+    @inline(__always)
+    func completeSharedInstance(for state: ResolutionState, orElse: () throws -> Service) rethrows -> Service {
+        lock.lock()
+        if let typedShared, building == nil || building?.state === state {
+            let instance = typedShared.pointee
             lock.unlock()
             return instance
         }

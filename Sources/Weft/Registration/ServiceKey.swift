@@ -15,12 +15,35 @@ struct ServiceKey: Sendable {
     let serviceType: Any.Type
     let argumentsType: Any.Type
     let name: String?
-    let option: (any ServiceKeyOption)?
+    /// The option in a box: a key is copied on every resolve, and a bare optional existential is five words
+    /// whose every copy and test goes through value witnesses.
+    private let optionBox: OptionBox?
 
-    init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil, option: (any ServiceKeyOption)? = nil) {
+    /// The extension option, if any.
+    var option: (any ServiceKeyOption)? { optionBox?.option }
+
+    /// Whether the key has an extension option.
+    var hasOption: Bool { optionBox != nil }
+
+    init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.name = name
+        self.optionBox = nil
+    }
+
+    init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil, option: (any ServiceKeyOption)?) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.name = name
+        self.optionBox = option.map(OptionBox.init)
+    }
+}
+
+private final class OptionBox: Sendable {
+    let option: any ServiceKeyOption
+
+    init(_ option: any ServiceKeyOption) {
         self.option = option
     }
 }

@@ -14,16 +14,35 @@ extension Container {
         name: String?,
         state: ResolutionState
     ) throws -> Service {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
+        let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
         guard let found = state.lookups.find(key, in: self) else {
             return try make(serviceType, name: name, option: nil)
         }
+        if found.exact, found.policy == .shared {
+            // A built singleton is returned without entering a graph.
+            return try found.entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(for: state) {
+                    try makeWithoutArguments(found, key: key, state: state)
+                }
+            }
+        }
+        return try makeWithoutArguments(found, key: key, state: state)
+    }
+
+    private func makeWithoutArguments<Service>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState
+    ) throws -> Service {
         let outer = begin(state, graph: nil)
         do {
             let instance: Service
             if found.exact {
                 instance = try make(found, key: key, state: state, as: Service.self) {
-                    try found.entry._withUnsafeGuaranteedRef { try $0.makeTyped(self, as: Service.self) }
+                    // An exact lookup: the registration is a ServiceEntry<Service> with a plain factory.
+                    try found.entry._withUnsafeGuaranteedRef {
+                        try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
+                    }
                 }
             } else {
                 let made = try make(found, key: key, state: state, as: Any.self) {
@@ -146,7 +165,7 @@ extension Container {
         fields.pointee.topContainer = nil
         fields.pointee.factoriesRunning = 0
         if !fields.pointee.frames.isEmpty {
-            fields.pointee.frames.removeAll(keepingCapacity: true)
+            fields.pointee.frames.removeAll()
         }
         if !fields.pointee.pending.isEmpty {
             // Released after the swap: a deinit may start a resolve on this thread.
@@ -304,7 +323,7 @@ extension Container {
 
         // The callbacks queued from here on belong to this instance and what its factory made.
         let firstPending = fields.pointee.pending.count
-        fields.pointee.frames.append(ResolutionFrame(entry: entry, key: key, inFactory: true))
+        fields.pointee.frames.push(ResolutionFrame(entry: entry, key: key, inFactory: true))
         fields.pointee.factoriesRunning += 1
         let instance: Value
         do {
@@ -312,14 +331,14 @@ extension Container {
         } catch {
             let path = state.path
             fields.pointee.factoriesRunning -= 1
-            fields.pointee.frames.removeLast()
+            fields.pointee.frames.pop()
             if claimed { releaseClaim(on: entry.object, state: state) }
             if let error = error as? ResolutionError { throw error }
             throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
         }
         fields.pointee.factoriesRunning -= 1
         fields.pointee.frames[fields.pointee.frames.count - 1].inFactory = false
-        defer { fields.pointee.frames.removeLast() }
+        defer { fields.pointee.frames.pop() }
 
         if policy != .transient {
             let erased = erase(instance)
@@ -346,7 +365,7 @@ extension Container {
                     entry: entry.object,
                     key: key,
                     // Only a deferred run needs the path (copying frames costs an allocation).
-                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames : [],
+                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.array : [],
                     instance: erase(instance),
                     resolver: self,
                     claimed: claimed
@@ -355,7 +374,7 @@ extension Container {
         } else if claimed {
             releaseClaim(on: entry.object, state: state)
         }
-        if fields.pointee.factoriesRunning == 0 {
+        if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
             try runPendingCompletions(state, from: firstPending)
         }
         return instance
@@ -379,8 +398,8 @@ extension Container {
     /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
     /// `initCompleted` that never reaches a shared instance).
     private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
-        guard let first = state.frames.firstIndex(where: { $0.entry === entry }) else { return }
-        let loop = state.frames[first...]
+        guard let first = state.frames.firstIndex(of: entry) else { return }
+        let loop = state.frames.array[first...]
         let throughFactories = loop.allSatisfy(\.inFactory)
         let repeated = loop.dropFirst().contains { $0.entry === entry }
         guard state.frames[first].inFactory || repeated else { return }
@@ -403,11 +422,11 @@ extension Container {
             let entry = EntryReference.passUnretained(next.entry)
             let ownFrame = state.frames.last.map { $0.entry === entry } ?? false
             if !ownFrame {
-                state.frames.append(
+                state.frames.push(
                     ResolutionFrame(entry: entry, key: next.key, inFactory: false, origin: next.origin)
                 )
             }
-            defer { if !ownFrame { state.frames.removeLast() } }
+            defer { if !ownFrame { state.frames.pop() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
                 if next.claimed { releaseClaim(on: next.entry, state: state) }

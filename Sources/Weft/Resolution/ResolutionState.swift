@@ -19,6 +19,79 @@ struct ResolutionFrame {
     var origin: [ResolutionFrame]? = nil
 }
 
+/// The registrations in flight on one thread, outermost first: a stack in memory of its own, so that a push
+/// or a pop is a store and a counter (an array checks uniqueness and bounds on each).
+struct FrameStack {
+    private var base: UnsafeMutablePointer<ResolutionFrame>
+    private var capacity: Int
+    /// How many frames are on the stack.
+    private(set) var count = 0
+
+    init() {
+        capacity = 16
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Frees the memory; called by the owning thread's state when the thread ends.
+    mutating func deallocate() {
+        removeAll()
+        base.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The innermost frame.
+    var last: ResolutionFrame? { count == 0 ? nil : base[count - 1] }
+
+    /// The frame at `index` (0 is the outermost).
+    subscript(index: Int) -> ResolutionFrame {
+        get { base[index] }
+        nonmutating _modify { yield &base[index] }
+    }
+
+    @inline(__always)
+    mutating func push(_ frame: ResolutionFrame) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: frame)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func pop() {
+        count -= 1
+        (base + count).deinitialize(count: 1)
+    }
+
+    mutating func removeAll() {
+        base.deinitialize(count: count)
+        count = 0
+    }
+
+    /// The index of the outermost frame of `entry`, if it is on the stack.
+    @inline(__always)
+    func firstIndex(of entry: EntryReference) -> Int? {
+        var index = 0
+        while index < count {
+            if base[index].entry === entry { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The frames as an array (for paths and for deferred callbacks).
+    var array: [ResolutionFrame] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<ResolutionFrame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+}
+
 /// An `initCompleted` run that waits until no factory of the graph is running any more.
 struct PendingCompletion {
     let entry: _ServiceEntryBase
@@ -60,7 +133,7 @@ final class ResolutionState {
         /// The graph the current top-level resolve made and that nothing outside can name yet: its
         /// graph-scoped instances live only in ``made``. Nil once the graph escaped (see ``graphEscapes()``).
         var privateGraph: GraphIdentifier?
-        var frames: [ResolutionFrame] = []
+        var frames = FrameStack()
         var factoriesRunning = 0
         var pending: [PendingCompletion] = []
         var made: [MadeInstance] = []
@@ -86,13 +159,13 @@ final class ResolutionState {
     init() {
         fields = .allocate(capacity: 1)
         fields.initialize(to: Fields())
-        fields.pointee.frames.reserveCapacity(16)
         fields.pointee.made.reserveCapacity(16)
     }
 
     deinit {
         lookups.deallocate()
         fields.pointee.cells.deallocate()
+        fields.pointee.frames.deallocate()
         fields.deinitialize(count: 1)
         fields.deallocate()
     }
@@ -110,7 +183,7 @@ final class ResolutionState {
     }
 
     /// The registrations in flight, outermost first.
-    var frames: [ResolutionFrame] {
+    var frames: FrameStack {
         _read { yield fields.pointee.frames }
         _modify { yield &fields.pointee.frames }
     }
@@ -185,7 +258,7 @@ final class ResolutionState {
     /// The path of the frames in flight, e.g. `["Garage", "Car"]`; a deferred `initCompleted` run shows the
     /// path its instance was made along.
     var path: [String] {
-        Self.path(of: frames)
+        Self.path(of: frames.array)
     }
 
     private static func path(of frames: [ResolutionFrame]) -> [String] {

@@ -44,7 +44,7 @@ struct LookupCache {
     /// The registration for `key` as seen from `container` (and its parents), or nil when there is none.
     @inline(__always)
     func find(_ key: ServiceKey, in container: Container) -> Lookup? {
-        guard key.option == nil else { return container.lookUp(key) }
+        guard !key.hasOption else { return container.lookUp(key) }
         let version = weft_registry_version()
         var hash = UInt(truncatingIfNeeded: container.serial) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: ObjectIdentifier(key.serviceType)) &>> 3
