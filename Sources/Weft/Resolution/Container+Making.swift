@@ -187,17 +187,25 @@ extension Container {
         let fields = state.fields
         var made: [MadeInstance] = []
         swap(&made, &fields.pointee.made)
-        // The typed copies go first: the records still hold the instances, so no deinit runs yet.
-        fields.pointee.cells.clear(made.lazy.compactMap(\.typed))
-        let unfinished = state.claims
-        for record in made where record.inStorage {
-            let entry = record.entry.object
-            if failed, let graph, record.policy == .perGraph || unfinished.contains(where: { $0 === entry }) {
-                entry.store(nil, inGraph: graph)
+        made.withUnsafeBufferPointer { records in
+            // The typed copies go first: the records still hold the instances, so no deinit runs yet.
+            var cells = fields.pointee.cells
+            for index in records.indices {
+                if let cell = records[index].typed { cells.destroy(cell) }
             }
-            entry.graphCompleted()
+            cells.reset()
+            fields.pointee.cells = cells
+            let unfinished = fields.pointee.claims
+            for index in records.indices where records[index].inStorage {
+                let entry = records[index].entry.object
+                let discard = records[index].policy == .perGraph || unfinished.contains { $0 === entry }
+                if failed, let graph, discard {
+                    entry.store(nil, inGraph: graph)
+                }
+                entry.graphCompleted()
+            }
         }
-        releaseClaims(of: state)
+        if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
         waitForAdoptedInstances(of: state)
         var kept: [Container] = []
         swap(&kept, &fields.pointee.keptContainers)
@@ -262,20 +270,22 @@ extension Container {
     /// Where the instance of `entry` that this thread's resolve made in `graph` is in ``ResolutionState/made``.
     @inline(__always)
     private func madeIndex(of entry: EntryReference, in graph: GraphIdentifier, state: ResolutionState) -> Int? {
-        let fields = state.fields
-        var index = fields.pointee.made.count
-        while index > 0 {
-            index -= 1
-            if fields.pointee.made[index].entry === entry, fields.pointee.made[index].graph == graph { return index }
+        state.fields.pointee.made.withUnsafeBufferPointer { records in
+            var index = records.count
+            while index > 0 {
+                index -= 1
+                if records[index].entry === entry, records[index].graph == graph { return index }
+            }
+            return nil
         }
-        return nil
     }
 
     /// The instance at `index` in ``ResolutionState/made``, as `Value`: its typed copy when it has one.
     private func madeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
-        let record = state.fields.pointee.made[index]
-        if let cell = record.typed, cell.type == Value.self { return cell.load(as: Value.self) }
-        return try convert(record.instance, key: key, state: state)
+        if let cell = state.fields.pointee.made[index].typed, cell.type == Value.self {
+            return cell.load(as: Value.self)
+        }
+        return try convert(state.fields.pointee.made[index].instance, key: key, state: state)
     }
 
     /// Takes the instance stored for the graph or scope, or claims the registration and builds one.

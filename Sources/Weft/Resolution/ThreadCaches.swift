@@ -119,12 +119,13 @@ struct TypedCells {
         return TypedCell(type: T.self, address: address)
     }
 
-    /// Destroys the values of `cells` (copies of values held elsewhere too, so no deinit runs here) and
-    /// makes every cell free again.
-    mutating func clear(_ cells: some Sequence<TypedCell>) {
-        for cell in cells {
-            destroyValue(of: cell.type, at: cell.address)
-        }
+    /// Destroys the value in `cell`: a copy of a value held elsewhere too, so no deinit runs here.
+    func destroy(_ cell: TypedCell) {
+        destroyValue(of: cell.type, at: cell.address)
+    }
+
+    /// Makes every cell free again (their values destroyed).
+    mutating func reset() {
         used = 0
     }
 
