@@ -9,12 +9,11 @@ import WeftAtomics
 ///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
 /// ```
 public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
-    /// The factory of a registration without runtime arguments, typed (see ``isPlain``).
+    /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil).
     let plainFactory: (any Resolver) throws -> Service
-    /// Whether ``plainFactory`` is the registered factory (the registration takes no runtime arguments).
-    private let isPlain: Bool
-    /// The factory of other registrations, erased.
+    /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: Any?
+    private var isPlain: Bool { erasedFactory == nil }
     weak var container: Container?
 
     private let lock = Lock()
@@ -38,7 +37,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     ) {
         self.erasedFactory = factory
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
-        self.isPlain = false
         self.scope = objectScope
         self.policy = Self.policy(of: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
@@ -51,7 +49,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     ) {
         self.erasedFactory = nil
         self.plainFactory = plainFactory
-        self.isPlain = true
         self.scope = objectScope
         self.policy = Self.policy(of: objectScope)
         super.init(serviceType: serviceType, argumentsType: noArguments)
@@ -69,26 +66,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return try plainFactory(resolver)
     }
 
-    override func makeTyped<T>(_ resolver: Container, as _: T.Type) throws -> T {
-        // The lookup checked that T is Service (the registered type) and that the factory is plain.
-        unsafeBitCast(try plainFactory(resolver), to: T.self)
-    }
-
-    override func typedSharedInstance<T>(
-        as _: T.Type,
-        for state: ResolutionState,
-        orElse: () throws -> T
-    ) rethrows -> T {
-        lock.lock()
-        if let typedShared, building == nil || building?.state === state {
-            let instance = UnsafeMutableRawPointer(typedShared).assumingMemoryBound(to: T.self).pointee
-            lock.unlock()
-            return instance
-        }
-        lock.unlock()
-        return try orElse()
-    }
-
     /// The stored `.container` instance if there is one that `state` may use; otherwise what `orElse` returns.
     @inline(__always)
     func completeSharedInstance(for state: ResolutionState, orElse: () throws -> Service) rethrows -> Service {
@@ -102,16 +79,18 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return try orElse()
     }
 
-    override func storeTypedSharedInstance<T>(_ instance: T) {
-        guard T.self == Service.self else { return }
+    /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
+    /// `.container`, under one lock so that both are seen together.
+    func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-        copy.initialize(to: unsafeBitCast(instance, to: Service.self))
-        let replaced: UnsafeMutablePointer<Service>? = lock.withLock {
+        copy.initialize(to: instance)
+        let dropped: UnsafeMutablePointer<Service>? = lock.withLock {
+            storageLocked().setInstance(erased, inGraph: graph)
             guard scope === ObjectScope.container else { return copy }
             defer { typedShared = copy }
             return typedShared
         }
-        Self.free(replaced)
+        Self.free(dropped)
     }
 
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
@@ -137,12 +116,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let made = scope.makeStorage()
         madeStorage = made
         return made
-    }
-
-    override var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (policy, hasCallbacks)
     }
 
     private static func policy(of scope: any ObjectScopeProtocol) -> SharingPolicy {

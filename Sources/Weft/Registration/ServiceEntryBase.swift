@@ -10,14 +10,6 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     var factory: Any { get }
     /// Calls the factory of a registration without runtime arguments; nil if it takes arguments.
     func makeErased(_ resolver: Container) throws -> Any?
-    /// Calls the factory of a registration without runtime arguments, made for exactly `T`
-    /// (``Lookup/exact``).
-    func makeTyped<T>(_ resolver: Container, as type: T.Type) throws -> T
-    /// The stored `.container` instance as `T` (the registered type) if there is one that `state` may use;
-    /// otherwise what `orElse` returns.
-    func typedSharedInstance<T>(as type: T.Type, for state: ResolutionState, orElse: () throws -> T) rethrows -> T
-    /// Keeps `instance` as the typed copy of the `.container` instance just stored.
-    func storeTypedSharedInstance<T>(_ instance: T)
     /// The configuration a lookup caches: sharing policy, callbacks, and whether the factory takes only the
     /// resolver.
     var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
@@ -26,8 +18,6 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     /// The type of `(Resolver, Args...)`.
     var argumentsType: Any.Type { get }
 
-    /// How the registration's scope shares instances, and whether it has `initCompleted` callbacks.
-    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) { get }
     /// Looks for a usable instance, or claims the right to build one (see ``BuildClaim``).
     func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
@@ -68,15 +58,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     public var objectScope: any ObjectScopeProtocol { abstract() }
     var factory: Any { abstract() }
     var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
-    var behavior: (policy: SharingPolicy, hasInitCompleted: Bool) { abstract() }
     var builder: (state: ResolutionState, graph: GraphIdentifier)? { abstract() }
     func describeWithKey(_ serviceKey: ServiceKey) -> String { abstract() }
     func makeErased(_ resolver: Container) throws -> Any? { abstract() }
-    func makeTyped<T>(_ resolver: Container, as type: T.Type) throws -> T { abstract() }
-    func typedSharedInstance<T>(as type: T.Type, for state: ResolutionState, orElse: () throws -> T) rethrows -> T {
-        abstract()
-    }
-    func storeTypedSharedInstance<T>(_ instance: T) { abstract() }
     func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     { abstract() }

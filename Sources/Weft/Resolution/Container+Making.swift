@@ -18,6 +18,12 @@ extension Container {
         guard let found = state.lookups.find(key, in: self) else {
             return try make(serviceType, name: name, option: nil)
         }
+        return try make(found, key: key, state: state)
+    }
+
+    /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
+    @inline(__always)
+    private func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
         if found.exact, found.policy == .shared {
             // A built singleton is returned without entering a graph.
             return try found.entry._withUnsafeGuaranteedRef {
@@ -46,7 +52,7 @@ extension Container {
                 }
             } else {
                 let made = try make(found, key: key, state: state, as: Any.self) {
-                    try invokeWithoutArguments(found.entry.object, key: key, state: state)
+                    try invoke(found.entry.object, key: key, state: state)
                 }
                 instance = try cast(made, key: key, state: state)
             }
@@ -72,6 +78,10 @@ extension Container {
             option: option
         )
         let state = ResolutionState.current
+        if option == nil, key.argumentsType == noArgumentsType, let found = state.lookups.find(key, in: self) {
+            // `require(_:name:)` comes through here with an empty pack: take the typed path.
+            return try make(found, key: key, state: state)
+        }
         if Service.self == GraphIdentifier.self, name == nil, option == nil, state.lookups.find(key, in: self) == nil {
             guard state.depth > 0, let graph = state.graph as? Service else { throw missing(key, state: state) }
             graphEscapes(state)
@@ -189,12 +199,10 @@ extension Container {
         swap(&made, &fields.pointee.made)
         made.withUnsafeBufferPointer { records in
             // The typed copies go first: the records still hold the instances, so no deinit runs yet.
-            var cells = fields.pointee.cells
             for index in records.indices {
-                if let cell = records[index].typed { cells.destroy(cell) }
+                if let cell = records[index].typed { fields.pointee.cells.destroy(cell) }
             }
-            cells.reset()
-            fields.pointee.cells = cells
+            fields.pointee.cells.reset()
             let unfinished = fields.pointee.claims
             for index in records.indices where records[index].inStorage {
                 let entry = records[index].entry.object
@@ -258,10 +266,6 @@ extension Container {
                 return try build(found, key: key, state: state, claimed: false, produce: produce)
             }
             return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
-        case .shared where found.exact && Value.self == key.serviceType:
-            return try found.entry.object.typedSharedInstance(as: Value.self, for: state) {
-                try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
-            }
         default:
             return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         }
@@ -353,9 +357,13 @@ extension Container {
         if policy != .transient {
             let erased = erase(instance)
             let inStorage = coordinated || graph != fields.pointee.privateGraph
-            if inStorage {
+            if inStorage, policy == .shared, typed {
+                entry._withUnsafeGuaranteedRef {
+                    unsafeDowncast($0, to: ServiceEntry<Value>.self).storeShared(
+                        instance, erased: erased, inGraph: graph)
+                }
+            } else if inStorage {
                 entry.object.store(erased, inGraph: graph)
-                if policy == .shared, typed { entry.object.storeTypedSharedInstance(instance) }
             }
             let cell = policy == .perGraph && typed ? fields.pointee.cells.store(instance) : nil
             fields.pointee.made.append(
@@ -453,16 +461,6 @@ extension Container {
         }
     }
 
-    /// Calls the factory of `entry`, which takes no runtime arguments.
-    private func invokeWithoutArguments(
-        _ entry: _ServiceEntryBase,
-        key: ServiceKey,
-        state: ResolutionState
-    ) throws -> Any {
-        if let made = try entry.makeErased(self) { return made }
-        return try invoke(entry, key: key, state: state)
-    }
-
     /// Calls the factory of `entry` with `arguments`.
     private func invoke<each Argument>(
         _ entry: _ServiceEntryBase,
@@ -470,11 +468,11 @@ extension Container {
         state: ResolutionState,
         _ arguments: repeat each Argument
     ) throws -> Any {
-        if let box = entry.factory as? FactoryBox<repeat each Argument> {
-            return try box.make(self, repeat each arguments)
-        }
         if key.argumentsType == noArguments, let made = try entry.makeErased(self) {
             return made
+        }
+        if let box = entry.factory as? FactoryBox<repeat each Argument> {
+            return try box.make(self, repeat each arguments)
         }
         if let factory = entry.factory as? ((any Resolver, repeat each Argument)) -> Any {
             return factory((self, repeat each arguments))
