@@ -25,7 +25,8 @@ extension InstanceStorage {
 /// Keeps an instance for the object graph it was made in; storage of the `.graph` scope.
 ///
 /// The instance is held strongly until its graph completes and weakly afterwards, so that a graph
-/// restored with ``Container/withObjectGraph(_:closure:)`` finds the instances still alive.
+/// restored with ``Container/withObjectGraph(_:closure:)`` finds the instances still alive. The container
+/// uses it only for graphs that can be resolved into again (see <doc:ObjectScopes>).
 public final class GraphStorage: InstanceStorage {
     private var instances: [GraphIdentifier: WeakBox] = [:]
     /// The instance of the graph being resolved, held strongly until the graph completes.
