@@ -337,7 +337,7 @@ extension Container {
 
         // The callbacks queued from here on belong to this instance and what its factory made.
         let firstPending = fields.pointee.pending.count
-        fields.pointee.frames.push(ResolutionFrame(entry: entry, key: key, inFactory: true))
+        fields.pointee.frames.push(entry, key: key, inFactory: true)
         fields.pointee.factoriesRunning += 1
         let instance: Value
         do {
@@ -383,7 +383,7 @@ extension Container {
                     entry: entry.object,
                     key: key,
                     // Only a deferred run needs the path (copying frames costs an allocation).
-                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.array : [],
+                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : [],
                     instance: erase(instance),
                     resolver: self,
                     claimed: claimed
@@ -417,7 +417,7 @@ extension Container {
     /// `initCompleted` that never reaches a shared instance).
     private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
         guard let first = state.frames.firstIndex(of: entry) else { return }
-        let loop = state.frames.array[first...]
+        let loop = state.frames.suffix(from: first)
         let throughFactories = loop.allSatisfy(\.inFactory)
         let repeated = loop.dropFirst().contains { $0.entry === entry }
         guard state.frames[first].inFactory || repeated else { return }
@@ -440,9 +440,7 @@ extension Container {
             let entry = EntryReference.passUnretained(next.entry)
             let ownFrame = state.frames.last.map { $0.entry === entry } ?? false
             if !ownFrame {
-                state.frames.push(
-                    ResolutionFrame(entry: entry, key: next.key, inFactory: false, origin: next.origin)
-                )
+                state.frames.push(entry, key: next.key, inFactory: false, origin: next.origin)
             }
             defer { if !ownFrame { state.frames.pop() } }
             do {

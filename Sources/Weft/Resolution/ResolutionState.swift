@@ -7,16 +7,32 @@
 #endif
 
 /// One step of the path being resolved: the registration and how it was asked for.
+///
+/// A trivial value, so that pushing and popping one is a few stores. The parts of a key that need
+/// reference counting (a name, an extension option) and the origin of a deferred `initCompleted` run are
+/// kept beside the stack, in ``FrameStack``, only for the frames that have them.
 struct ResolutionFrame {
     /// Not retained: a registration lives as long as its container, which a resolve in flight holds
     /// (see ``Container`` on retired registrations).
     let entry: EntryReference
-    let key: ServiceKey
+    let serviceType: Any.Type
+    let argumentsType: Any.Type
     /// True while the registration's factory runs; false while its `initCompleted` callbacks run.
     var inFactory: Bool
-    /// For a deferred `initCompleted` run: the frames that led to the instance when it was made, ending
-    /// with its own, so that error paths show where the instance came from.
-    var origin: [ResolutionFrame]? = nil
+    /// Where the whole key is in ``FrameStack``'s side storage, when it has a name or an option.
+    fileprivate let keyIndex: Int32
+    /// Where the origin of a deferred `initCompleted` run is in ``FrameStack``'s side storage.
+    fileprivate let originIndex: Int32
+}
+
+/// A frame copied off the stack with its whole key: what a deferred `initCompleted` run keeps of the path
+/// its instance was made along.
+struct RecordedFrame {
+    let entry: EntryReference
+    let key: ServiceKey
+    let inFactory: Bool
+    /// The frames that led to the instance of a deferred `initCompleted` run, ending with its own.
+    let origin: [RecordedFrame]?
 }
 
 /// The registrations in flight on one thread, outermost first: a stack in memory of its own, so that a push
@@ -26,6 +42,10 @@ struct FrameStack {
     private var capacity: Int
     /// How many frames are on the stack.
     private(set) var count = 0
+    /// The keys with a name or option of the frames on the stack, in push order.
+    private var keys: [ServiceKey] = []
+    /// The origins of the frames of deferred `initCompleted` runs on the stack, in push order.
+    private var origins: [[RecordedFrame]] = []
 
     init() {
         capacity = 16
@@ -49,22 +69,45 @@ struct FrameStack {
         nonmutating _modify { yield &base[index] }
     }
 
+    /// Pushes a frame for `entry` asked for as `key`; `origin` is the path of a deferred `initCompleted` run.
     @inline(__always)
-    mutating func push(_ frame: ResolutionFrame) {
+    mutating func push(_ entry: EntryReference, key: ServiceKey, inFactory: Bool, origin: [RecordedFrame]? = nil) {
         if count == capacity { grow() }
-        (base + count).initialize(to: frame)
+        var keyIndex: Int32 = -1
+        if key.name != nil || key.hasOption {
+            keyIndex = Int32(keys.count)
+            keys.append(key)
+        }
+        var originIndex: Int32 = -1
+        if let origin {
+            originIndex = Int32(origins.count)
+            origins.append(origin)
+        }
+        (base + count).initialize(
+            to: ResolutionFrame(
+                entry: entry,
+                serviceType: key.serviceType,
+                argumentsType: key.argumentsType,
+                inFactory: inFactory,
+                keyIndex: keyIndex,
+                originIndex: originIndex
+            )
+        )
         count += 1
     }
 
     @inline(__always)
     mutating func pop() {
         count -= 1
-        (base + count).deinitialize(count: 1)
+        let frame = base[count]
+        if frame.keyIndex >= 0 { keys.removeLast() }
+        if frame.originIndex >= 0 { origins.removeLast() }
     }
 
     mutating func removeAll() {
-        base.deinitialize(count: count)
         count = 0
+        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+        if !origins.isEmpty { origins.removeAll() }
     }
 
     /// The index of the outermost frame of `entry`, if it is on the stack.
@@ -78,9 +121,27 @@ struct FrameStack {
         return nil
     }
 
-    /// The frames as an array (for paths and for deferred callbacks).
-    var array: [ResolutionFrame] {
-        Array(UnsafeBufferPointer(start: base, count: count))
+    /// The frames from `index` on (a view valid until the stack changes).
+    func suffix(from index: Int) -> UnsafeBufferPointer<ResolutionFrame> {
+        UnsafeBufferPointer(start: base + index, count: count - index)
+    }
+
+    /// The whole key `frame` was asked for as.
+    func key(of frame: ResolutionFrame) -> ServiceKey {
+        if frame.keyIndex >= 0 { return keys[Int(frame.keyIndex)] }
+        return ServiceKey(serviceType: frame.serviceType, argumentsType: frame.argumentsType)
+    }
+
+    /// The origin of `frame`, when it is the frame of a deferred `initCompleted` run.
+    func origin(of frame: ResolutionFrame) -> [RecordedFrame]? {
+        frame.originIndex >= 0 ? origins[Int(frame.originIndex)] : nil
+    }
+
+    /// The frames as owned copies (for paths and for deferred callbacks).
+    var recorded: [RecordedFrame] {
+        suffix(from: 0).map {
+            RecordedFrame(entry: $0.entry, key: key(of: $0), inFactory: $0.inFactory, origin: origin(of: $0))
+        }
     }
 
     private mutating func grow() {
@@ -97,7 +158,7 @@ struct PendingCompletion {
     let entry: _ServiceEntryBase
     let key: ServiceKey
     /// The frames when the instance was made, ending with its own.
-    let origin: [ResolutionFrame]
+    let origin: [RecordedFrame]
     let instance: Any
     let resolver: Container
     /// Whether the instance is shared and claimed, so its claim is released once the callbacks ran.
@@ -258,10 +319,19 @@ final class ResolutionState {
     /// The path of the frames in flight, e.g. `["Garage", "Car"]`; a deferred `initCompleted` run shows the
     /// path its instance was made along.
     var path: [String] {
-        Self.path(of: frames.array)
+        let frames = fields.pointee.frames
+        var result: [String] = []
+        for frame in frames.suffix(from: 0) {
+            if let origin = frames.origin(of: frame) {
+                result = Self.path(of: origin)
+            } else {
+                result.append(frames.key(of: frame).pathComponent)
+            }
+        }
+        return result
     }
 
-    private static func path(of frames: [ResolutionFrame]) -> [String] {
+    private static func path(of frames: [RecordedFrame]) -> [String] {
         var result: [String] = []
         for frame in frames {
             if let origin = frame.origin {
