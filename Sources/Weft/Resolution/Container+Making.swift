@@ -5,20 +5,12 @@ extension Container {
     /// exactly this type is called and its instances kept and read back typed, without a dynamic cast.
     func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         try ResolutionState.withCurrent { state in
-            try makeWithoutArguments(serviceType, name: name, state: state)
+            let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
+            guard let found = state.lookups.find(key, in: self) else {
+                return try make(serviceType, name: name, option: nil)
+            }
+            return try make(found, key: key, state: state)
         }
-    }
-
-    private func makeWithoutArguments<Service>(
-        _ serviceType: Service.Type,
-        name: String?,
-        state: ResolutionState
-    ) throws -> Service {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
-        guard let found = state.lookups.find(key, in: self) else {
-            return try make(serviceType, name: name, option: nil)
-        }
-        return try make(found, key: key, state: state)
     }
 
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
