@@ -245,6 +245,45 @@ import Weft
         #expect(try perGraphRecords(reachableFrom: container) <= 2)
     }
 
+    /// A graph-scoped instance that only its graph held is released when the resolve ends; its deinit may
+    /// resolve another graph on the same thread, whose own graph-scoped instances are shared and released
+    /// as usual.
+    @Test func aDeinitThatResolvesWhenItsGraphEndsGetsACorrectGraphOfItsOwn() throws {
+        final class Probe {
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class Root {}
+        let deinits = Counter()
+        let container = container(scope: .graph, deinits: deinits)
+        let sharedInNestedGraphs = Counter()
+        container.register(Holder.self) { r in
+            Holder(first: try r.require(Tracked.self), second: try r.require(Tracked.self), deinits: Counter())
+        }
+        container.register(Probe.self) { [unowned container] _ in
+            Probe {
+                // Runs while the outer resolve ends: a new top-level graph on this thread.
+                if let holder = container.resolve(Holder.self), holder.first === holder.second {
+                    sharedInNestedGraphs.increment()
+                }
+            }
+        }
+        container.register(Root.self) { r in
+            _ = try r.require(Probe.self)  // held by the graph alone
+            _ = try r.require(Tracked.self)
+            return Root()
+        }
+
+        for _ in 0..<100 {
+            _ = try container.require(Root.self)
+        }
+
+        #expect(sharedInNestedGraphs.value == 100)
+        // One Tracked per outer graph and one per nested graph, all released.
+        #expect(deinits.value == 200)
+    }
+
     /// Shows that the record count used above observes real records: a graph that can be named again (here
     /// through `withObjectGraph`) and whose instance is still alive keeps its record, so that a later resolve
     /// in that graph finds the instance.

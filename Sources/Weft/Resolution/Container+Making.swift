@@ -187,14 +187,15 @@ extension Container {
     /// `initCompleted` callbacks did not all run).
     private func completeGraph(_ state: ResolutionState, graph: GraphIdentifier?, failed: Bool) {
         let fields = state.fields
+        // Everything the records hold leaves the state first: releasing the instances may run deinits that
+        // resolve again on this thread, with records and cells of their own.
         var made: [MadeInstance] = []
         swap(&made, &fields.pointee.made)
+        var instances: [Any] = []
+        swap(&instances, &fields.pointee.madeInstances)
+        var cells = TypedCells()
+        swap(&cells, &fields.pointee.cells)
         made.withUnsafeBufferPointer { records in
-            // The typed copies go first: the records still hold the instances, so no deinit runs yet.
-            for index in records.indices {
-                if let cell = records[index].typed { fields.pointee.cells.destroy(cell) }
-            }
-            fields.pointee.cells.reset()
             let unfinished = fields.pointee.claims
             for index in records.indices where records[index].inStorage {
                 let entry = records[index].entry.object
@@ -209,12 +210,32 @@ extension Container {
         waitForAdoptedInstances(of: state)
         var kept: [Container] = []
         swap(&kept, &fields.pointee.keptContainers)
-        // Releasing the instances may run deinits that resolve again on this thread: the records are out
-        // of the state by now, and their buffer goes back only if nothing took its place.
+        made.withUnsafeBufferPointer { records in
+            // Copies first (their instance is held as `Any` too, so no deinit runs), then the cells that
+            // are the only holders, then the `Any`s.
+            for record in records where record.erasedIndex >= 0 {
+                if let cell = record.typed { cells.destroy(cell) }
+            }
+            for record in records where record.erasedIndex < 0 {
+                if let cell = record.typed { cells.destroy(cell) }
+            }
+        }
+        instances.removeAll(keepingCapacity: true)
+        // The buffers go back only if nothing took their place meanwhile.
+        cells.reset()
+        if fields.pointee.cells.isUnallocated { swap(&cells, &fields.pointee.cells) }
+        cells.deallocate()
+        if fields.pointee.madeInstances.isEmpty { swap(&instances, &fields.pointee.madeInstances) }
         made.removeAll(keepingCapacity: true)
         if fields.pointee.made.isEmpty { swap(&made, &fields.pointee.made) }
         kept.removeAll(keepingCapacity: true)
         if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+    }
+
+    /// The instance of `record` as `Any`.
+    private func instance(of record: MadeInstance, state: ResolutionState) -> Any {
+        if record.erasedIndex >= 0 { return state.fields.pointee.madeInstances[Int(record.erasedIndex)] }
+        return record.typed.unsafelyUnwrapped.erased
     }
 
     /// Makes the current graph nameable from outside the resolve (a `Lazy`, `GraphIdentifier` or
@@ -228,7 +249,7 @@ extension Container {
             let record = fields.pointee.made[index]
             guard record.graph == graph else { continue }
             fields.pointee.made[index].inStorage = true
-            record.entry.object.store(record.instance, inGraph: graph)
+            record.entry.object.store(instance(of: record, state: state), inGraph: graph)
         }
     }
 
@@ -281,7 +302,7 @@ extension Container {
         if let cell = state.fields.pointee.made[index].typed, cell.type == Value.self {
             return cell.load(as: Value.self)
         }
-        return try convert(state.fields.pointee.made[index].instance, key: key, state: state)
+        return try convert(instance(of: state.fields.pointee.made[index], state: state), key: key, state: state)
     }
 
     /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
@@ -347,25 +368,31 @@ extension Container {
         defer { fields.pointee.frames.pop() }
 
         if policy != .transient {
-            let erased = erase(instance)
             let inStorage = coordinated || graph != fields.pointee.privateGraph
-            if inStorage, policy == .shared, typed {
-                entry._withUnsafeGuaranteedRef {
-                    unsafeDowncast($0, to: ServiceEntry<Value>.self).storeShared(
-                        instance, erased: erased, inGraph: graph)
-                }
-            } else if inStorage {
-                entry.object.store(erased, inGraph: graph)
-            }
             let cell = policy == .perGraph && typed ? fields.pointee.cells.store(instance) : nil
+            var erasedIndex: Int32 = -1
+            if inStorage || cell == nil {
+                // Kept as `Any` too: for the storage, or because there is no typed cell to hold it.
+                let erased = erase(instance)
+                if inStorage, policy == .shared, typed {
+                    entry._withUnsafeGuaranteedRef {
+                        unsafeDowncast($0, to: ServiceEntry<Value>.self).storeShared(
+                            instance, erased: erased, inGraph: graph)
+                    }
+                } else if inStorage {
+                    entry.object.store(erased, inGraph: graph)
+                }
+                erasedIndex = Int32(fields.pointee.madeInstances.count)
+                fields.pointee.madeInstances.append(erased)
+            }
             fields.pointee.made.append(
                 MadeInstance(
                     entry: entry,
                     graph: graph,
-                    instance: erased,
                     inStorage: inStorage,
                     policy: policy,
-                    typed: cell
+                    typed: cell,
+                    erasedIndex: erasedIndex
                 )
             )
         }

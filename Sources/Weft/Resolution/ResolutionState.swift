@@ -167,10 +167,13 @@ struct PendingCompletion {
 
 /// An instance the current top-level resolve made or took from a shared scope, kept alive until the
 /// resolve ends.
+///
+/// A trivial value, so that recording and dropping records costs no reference counting: the instance is
+/// held either by its typed cell (a graph-scoped instance of a private graph, read back as the type it was
+/// made as) or, as `Any`, in ``ResolutionState/Fields/madeInstances``.
 struct MadeInstance {
     let entry: EntryReference
     let graph: GraphIdentifier
-    let instance: Any
     /// Whether the instance is (also) in the registration's storage: shared scopes, and graph scope
     /// when the graph can be used again later (see ``ResolutionState/Fields/privateGraph``).
     var inStorage: Bool
@@ -178,6 +181,8 @@ struct MadeInstance {
     /// A copy of the instance as the type it was asked for, so that it can be read back as that type
     /// without a dynamic cast; `nil` when it was asked for through a different type.
     let typed: TypedCell?
+    /// Where the instance is in ``ResolutionState/Fields/madeInstances``; -1 when ``typed`` is its only holder.
+    let erasedIndex: Int32
 }
 
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
@@ -198,6 +203,8 @@ final class ResolutionState {
         var factoriesRunning = 0
         var pending: [PendingCompletion] = []
         var made: [MadeInstance] = []
+        /// The instances of the records in ``made`` that are kept as `Any`.
+        var madeInstances: [Any] = []
         var claims: [_ServiceEntryBase] = []
         var adopted: [_ServiceEntryBase] = []
         /// Typed copies of the graph-scoped instances in ``made``.

@@ -91,6 +91,11 @@ struct TypedCell {
     func load<T>(as _: T.Type) -> T {
         address.assumingMemoryBound(to: T.self).pointee
     }
+
+    /// A copy of the value as `Any` (off the hot path).
+    var erased: Any {
+        erasedValue(of: self.type, at: address)
+    }
 }
 
 /// Per-thread memory for typed copies of graph-scoped instances: lets a graph hand out an instance it
@@ -119,7 +124,7 @@ struct TypedCells {
         return TypedCell(type: T.self, address: address)
     }
 
-    /// Destroys the value in `cell`: a copy of a value held elsewhere too, so no deinit runs here.
+    /// Destroys the value in `cell` (which may run a deinit, when the cell held the only reference).
     func destroy(_ cell: TypedCell) {
         destroyValue(of: cell.type, at: cell.address)
     }
@@ -129,10 +134,17 @@ struct TypedCells {
         used = 0
     }
 
+    /// Whether no memory has been taken for cells yet.
+    var isUnallocated: Bool { chunks.isEmpty }
+
     /// Frees the memory; called by the owning thread's state when the thread ends.
     func deallocate() {
         for chunk in chunks { chunk.deallocate() }
     }
+}
+
+private func erasedValue<T>(of _: T.Type, at address: UnsafeMutableRawPointer) -> Any {
+    address.assumingMemoryBound(to: T.self).pointee
 }
 
 private func destroyValue<T>(of _: T.Type, at address: UnsafeMutableRawPointer) {
