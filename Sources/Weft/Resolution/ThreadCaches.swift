@@ -120,7 +120,8 @@ struct TypedCells {
         }
         let address = chunks[used / Self.cellsPerChunk] + (used % Self.cellsPerChunk) * Self.cellSize
         used += 1
-        address.initializeMemory(as: T.self, repeating: value, count: 1)
+        // One value-witness call (`initializeMemory(as:repeating:count:)` loops generically).
+        address.bindMemory(to: T.self, capacity: 1).initialize(to: value)
         return TypedCell(type: T.self, address: address)
     }
 
@@ -148,5 +149,6 @@ private func erasedValue<T>(of _: T.Type, at address: UnsafeMutableRawPointer) -
 }
 
 private func destroyValue<T>(of _: T.Type, at address: UnsafeMutableRawPointer) {
-    address.assumingMemoryBound(to: T.self).deinitialize(count: 1)
+    // Moving out and dropping the value is one value-witness call; `deinitialize(count:)` is a generic loop.
+    _ = address.assumingMemoryBound(to: T.self).move()
 }
