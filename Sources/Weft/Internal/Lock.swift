@@ -6,50 +6,58 @@
     import Musl
 #endif
 
-/// A small non-recursive mutual-exclusion lock: `os_unfair_lock` on Apple platforms,
-/// `pthread_mutex_t` elsewhere. Never held while user code runs, except where noted.
-final class Lock: @unchecked Sendable {
+#if !canImport(Darwin)
+    import WeftAtomics
+#endif
+
+/// A small non-recursive mutual-exclusion lock for critical sections of a few instructions:
+/// `os_unfair_lock` on Apple platforms, a one-word spin lock elsewhere (one atomic exchange to take it, a
+/// plain store to release it; a waiter spins briefly, then yields). Never held while user code runs.
+///
+/// The lock word lives in the tail of one object, so a lock costs one allocation.
+struct Lock: @unchecked Sendable {
     #if canImport(Darwin)
-        private let raw: UnsafeMutablePointer<os_unfair_lock>
+        private typealias Word = os_unfair_lock
     #else
-        private let raw: UnsafeMutablePointer<pthread_mutex_t>
+        private typealias Word = UInt32
     #endif
 
-    init() {
-        #if canImport(Darwin)
-            raw = .allocate(capacity: 1)
-            raw.initialize(to: os_unfair_lock())
-        #else
-            raw = .allocate(capacity: 1)
-            raw.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(raw, nil)
-        #endif
-    }
+    private final class Storage: ManagedBuffer<Void, Word> {}
 
-    deinit {
-        #if !canImport(Darwin)
-            pthread_mutex_destroy(raw)
-        #endif
-        raw.deinitialize(count: 1)
-        raw.deallocate()
+    private let storage: Storage
+
+    init() {
+        let buffer = Storage.create(minimumCapacity: 1) { _ in () }
+        storage = unsafeDowncast(buffer, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { word in
+            #if canImport(Darwin)
+                word.initialize(to: os_unfair_lock())
+            #else
+                word.initialize(to: 0)
+            #endif
+        }
     }
 
     @inline(__always)
     func lock() {
-        #if canImport(Darwin)
-            os_unfair_lock_lock(raw)
-        #else
-            pthread_mutex_lock(raw)
-        #endif
+        storage.withUnsafeMutablePointerToElements { word in
+            #if canImport(Darwin)
+                os_unfair_lock_lock(word)
+            #else
+                weft_spin_lock(word)
+            #endif
+        }
     }
 
     @inline(__always)
     func unlock() {
-        #if canImport(Darwin)
-            os_unfair_lock_unlock(raw)
-        #else
-            pthread_mutex_unlock(raw)
-        #endif
+        storage.withUnsafeMutablePointerToElements { word in
+            #if canImport(Darwin)
+                os_unfair_lock_unlock(word)
+            #else
+                weft_spin_unlock(word)
+            #endif
+        }
     }
 
     @inline(__always)

@@ -38,4 +38,20 @@ static inline void weft_restored_graphs_add(int64_t delta) {
 /// The next container serial number (never 0).
 uint64_t weft_next_container_serial(void);
 
+/// Waits until `word` is free and takes it: spins briefly, then yields the processor between attempts.
+void weft_spin_lock_contended(uint32_t *word);
+
+/// Takes the one-word lock `word` (0 when free): one atomic exchange when nobody holds it. For critical
+/// sections of a few instructions that never run user code.
+static inline void weft_spin_lock(uint32_t *word) {
+    if (__builtin_expect(__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
+        weft_spin_lock_contended(word);
+    }
+}
+
+/// Releases the one-word lock `word`: a plain store with release ordering, no atomic read-modify-write.
+static inline void weft_spin_unlock(uint32_t *word) {
+    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+}
+
 #endif
