@@ -101,7 +101,7 @@ extension Container: Resolver {
     }
 
     /// Tells the debug helper and the logging hook why resolving `serviceType` failed.
-    private func report<Service>(_ error: any Error, resolving serviceType: Service.Type) {
+    func report<Service>(_ error: any Error, resolving serviceType: Service.Type) {
         guard let error = error as? ResolutionError else {
             Container.log(String(describing: error))
             return

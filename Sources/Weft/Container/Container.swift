@@ -94,7 +94,7 @@ public final class Container: @unchecked Sendable {
         weft_registry_changed()
         // Outside the lock: a deinit may call back into the container.
         for entry in removed {
-            entry.discardInstance()
+            entry.discardInstanceAndDependents()
         }
     }
 
@@ -113,7 +113,7 @@ public final class Container: @unchecked Sendable {
     /// ```
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol) {
         for entry in entries(where: { $1.objectScope === objectScope }) {
-            entry.discardInstance()
+            entry.discardInstanceAndDependents()
         }
         parent?.resetObjectScope(objectScope)
     }
@@ -130,7 +130,7 @@ public final class Container: @unchecked Sendable {
     public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
         let matching = entries(where: { key, _ in key.serviceType == serviceType })
         for entry in matching where entry.objectScope === objectScope {
-            entry.discardInstance()
+            entry.discardInstanceAndDependents()
         }
         parent?.resetObjectScope(objectScope, serviceType: serviceType)
     }
@@ -144,18 +144,19 @@ public final class Container: @unchecked Sendable {
 
     /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: ServiceKey) {
-        let (replaced, told) = lock.withLock {
+        let (replaced, unused, told) = lock.withLock {
             guard let replaced = services.updateValue(entry, forKey: key), replaced !== entry else {
-                return ((_ServiceEntryBase)?.none, behaviors)
+                return ((_ServiceEntryBase)?.none, false, behaviors)
             }
             retired.append(replaced)
             // A registration forwarded under other keys is still in use.
             let unused = !services.values.contains { $0 === replaced }
-            return (unused ? replaced : nil, behaviors)
+            return (replaced, unused, behaviors)
         }
         weft_registry_changed()
-        // Outside the lock: the instances' deinits may call back into the container.
-        replaced?.discardInstance()
+        // Outside the lock: the instances' deinits may call back into the container. Kept instances made
+        // with the replaced registration go too, even when it stays in use under another key.
+        replaced?.discardInstanceAndDependents(includingOwn: unused)
         for behavior in told {
             behavior.container(self, didRegisterType: type, toService: entry, withName: key.name)
         }

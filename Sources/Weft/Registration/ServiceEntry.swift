@@ -28,6 +28,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     private var typedShared: UnsafeMutablePointer<Service>?
+    /// Registrations whose kept instances were made with an instance of this one (see
+    /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
+    private var dependents: [WeakEntry] = []
 
     init(
         serviceType: Service.Type,
@@ -236,6 +239,21 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             return typedShared
         }
         Self.free(dropped)  // outside the lock: a deinit may call back into the container
+    }
+
+    override func addDependent(_ dependent: _ServiceEntryBase) {
+        lock.withLock {
+            guard !dependents.contains(where: { $0.entry === dependent }) else { return }
+            dependents.removeAll { $0.entry == nil }
+            dependents.append(WeakEntry(entry: dependent))
+        }
+    }
+
+    override func takeDependents() -> [_ServiceEntryBase] {
+        lock.withLock {
+            defer { dependents = [] }
+            return dependents.compactMap(\.entry)
+        }
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {

@@ -70,6 +70,27 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) { abstract() }
     func graphCompleted() { abstract() }
     func discardInstance() { abstract() }
+    /// Records that a kept instance of `dependent` was made with an instance of this registration.
+    func addDependent(_ dependent: _ServiceEntryBase) { abstract() }
+    /// The registrations recorded by ``addDependent(_:)`` that still exist, forgetting them.
+    func takeDependents() -> [_ServiceEntryBase] { abstract() }
+
+    /// Discards this registration's kept instance and, transitively, the kept instances that were made
+    /// with it: a singleton never keeps a dependency whose registration was replaced or reset.
+    func discardInstanceAndDependents(includingOwn: Bool = true) {
+        var work: [_ServiceEntryBase] = [self]
+        var seen: Set<ObjectIdentifier> = []
+        while let entry = work.popLast() {
+            guard seen.insert(ObjectIdentifier(entry)).inserted else { continue }
+            if entry !== self || includingOwn { entry.discardInstance() }
+            work.append(contentsOf: entry.takeDependents())
+        }
+    }
+}
+
+/// A registration referred to without keeping it alive.
+struct WeakEntry {
+    weak var entry: _ServiceEntryBase?
 }
 
 extension _ServiceEntryBase: ServiceEntryProtocol {}

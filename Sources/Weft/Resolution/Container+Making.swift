@@ -16,6 +16,7 @@ extension Container {
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
     @inline(__always)
     private func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        if !state.fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
         if found.exact, found.policy == .shared {
             // A built singleton is returned without entering a graph.
             return try found.entry._withUnsafeGuaranteedRef {
@@ -169,6 +170,9 @@ extension Container {
         if !fields.pointee.frames.isEmpty {
             fields.pointee.frames.removeAll()
         }
+        if !fields.pointee.sharedBuilds.isEmpty {
+            fields.pointee.sharedBuilds.removeAll()
+        }
         if !fields.pointee.pending.isEmpty {
             // Released after the swap: a deinit may start a resolve on this thread.
             var dropped: [PendingCompletion] = []
@@ -268,6 +272,7 @@ extension Container {
     ) throws -> Value {
         let fields = state.fields
         guard let graph = fields.pointee.graph else { throw missing(key, state: state) }
+        if !fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
         switch found.policy {
         case .transient:
             return try build(found, key: key, state: state, claimed: false, produce: produce)
@@ -282,6 +287,13 @@ extension Container {
         default:
             return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         }
+    }
+
+    /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
+    /// discards it).
+    private func recordDependency(_ entry: EntryReference, state: ResolutionState) {
+        guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
+        entry.object.addDependent(builder.object)
     }
 
     /// Where the instance of `entry` that this thread's resolve made in `graph` is in ``ResolutionState/made``.
@@ -352,6 +364,7 @@ extension Container {
         let firstPending = fields.pointee.pending.count
         fields.pointee.frames.push(entry, key: key, inFactory: true)
         fields.pointee.factoriesRunning += 1
+        if policy == .shared { fields.pointee.sharedBuilds.append(entry) }
         let instance: Value
         do {
             instance = try produce()
@@ -359,13 +372,18 @@ extension Container {
             let path = state.path
             fields.pointee.factoriesRunning -= 1
             fields.pointee.frames.pop()
+            if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
             if claimed { releaseClaim(on: entry.object, state: state) }
             if let error = error as? ResolutionError { throw error }
             throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
         }
         fields.pointee.factoriesRunning -= 1
+        if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
         fields.pointee.frames[fields.pointee.frames.count - 1].inFactory = false
         defer { fields.pointee.frames.pop() }
+        if fields.pointee.preparationFrame == fields.pointee.frames.count - 1 {
+            try prepare(erase(instance), entry: entry, key: key, state: state, claimed: claimed)
+        }
 
         if policy != .transient {
             let inStorage = coordinated || graph != fields.pointee.privateGraph
@@ -417,6 +435,28 @@ extension Container {
         return instance
     }
 
+    /// Runs the caller's preparation on the instance just made for it, before the instance is kept and
+    /// before its `initCompleted` callbacks.
+    private func prepare(
+        _ instance: Any,
+        entry: EntryReference,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool
+    ) throws {
+        let fields = state.fields
+        guard let preparation = fields.pointee.preparation else { return }
+        fields.pointee.preparation = nil
+        fields.pointee.preparationFrame = -1
+        do {
+            try preparation(instance)
+        } catch {
+            if claimed { releaseClaim(on: entry.object, state: state) }
+            if let error = error as? ResolutionError { throw error }
+            throw ResolutionError(reason: .initCompletedFailed, key: key, path: state.path, underlyingError: error)
+        }
+    }
+
     /// `value` as `Any`, without wrapping an `Any` in another.
     @inline(__always)
     private func erase<Value>(_ value: Value) -> Any {
@@ -462,6 +502,9 @@ extension Container {
                 state.frames.push(entry, key: next.key, inFactory: false, origin: next.origin)
             }
             defer { if !ownFrame { state.frames.pop() } }
+            // What a shared instance's callbacks resolve is its dependency too.
+            if next.claimed { state.fields.pointee.sharedBuilds.append(entry) }
+            defer { if next.claimed { state.fields.pointee.sharedBuilds.removeLast() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
                 if next.claimed { releaseClaim(on: next.entry, state: state) }

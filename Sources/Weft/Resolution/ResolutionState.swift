@@ -214,6 +214,13 @@ final class ResolutionState {
         /// Other containers resolved through during the top-level resolve, kept alive until it ends
         /// because ``made`` and ``frames`` refer to their registrations without retaining them.
         var keptContainers: [Container] = []
+        /// The shared registrations whose instances are being made (factory or callbacks), innermost last:
+        /// what a resolve uses meanwhile is recorded as their dependency, for invalidation.
+        var sharedBuilds: [EntryReference] = []
+        /// A caller's preparation for the instance made at frame index ``preparationFrame`` (see
+        /// `Resolver.require(_:name:preparing:)`).
+        var preparation: ((Any) throws -> Void)?
+        var preparationFrame = -1
         var nextGraph: UInt64 = 0
         var graphBlockEnd: UInt64 = 0
     }
