@@ -14,6 +14,7 @@ do {
     try runCircularDependenciesDemo()
     try runUnsupportedCycleDemo()
     try runScopesAndErrorsDemo()
+    try runZIKRouterDemo()
     print("")
     print("Done: every scenario ran as described.")
 } catch {
