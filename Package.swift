@@ -11,6 +11,8 @@ let package = Package(
     ],
     products: [
         .library(name: "Weft", targets: ["Weft"]),
+        // Per-test isolated containers: a Swift Testing trait and XCTest helpers. Link it to test targets only.
+        .library(name: "WeftTesting", targets: ["WeftTesting"]),
         .executable(name: "weft-demo", targets: ["WeftDemo"]),
     ],
     dependencies: [
@@ -21,11 +23,13 @@ let package = Package(
         // The few C11 atomics of the resolution hot path (Swift's Synchronization needs macOS 15 / iOS 18).
         .target(name: "WeftAtomics"),
         .target(name: "Weft", dependencies: ["WeftAtomics"]),
+        .target(name: "WeftTesting", dependencies: ["Weft"]),
         .executableTarget(name: "WeftDemo", dependencies: ["Weft"]),
         .testTarget(
             name: "WeftTests",
-            dependencies: ["Weft", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Weft", "WeftTesting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "WeftTestingTests", dependencies: ["Weft", "WeftTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,7 +47,7 @@ enum RouterPair {
 
 /// Runs the ZIKRouter seed scenario from both sides.
 func runZIKRouterDemo() throws {
-    heading("ZIKRouter: a caller closes the cycle with a preparation")
+    heading("6. ZIKRouter: a caller closes the cycle with a preparation")
     say(
         "Each registration's initCompleted makes the other side with `require(_:preparing:)`; the "
             + "preparation runs on the new instance before its own initCompleted, so that side finds its "

@@ -1,19 +1,21 @@
 // weft-demo: runs every scenario of the seed documents (Swinject's "Injection Patterns" and
-// "Circular Dependencies" pages) with Weft, and says in plain words what got wired to what.
+// "Circular Dependencies" pages, Resolver's "Cyclic Dependencies" page, ZIKRouter's "Circular
+// Dependency" page) with Weft, and says in plain words what got wired to what.
 //
 // Each section lives in its own file; this file runs them in order and holds the small printing
 // helpers they share.
 
 import Weft
 
-print("Weft demo: the Swinject seed scenarios, run with Weft")
-print(String(repeating: "=", count: 54))
+print("Weft demo: the Swinject, Resolver and ZIKRouter seed scenarios, run with Weft")
+print(String(repeating: "=", count: 81))
 
 do {
     try runInjectionPatternsDemo()
     try runCircularDependenciesDemo()
     try runUnsupportedCycleDemo()
     try runScopesAndErrorsDemo()
+    try runResolverSeedDemo()
     try runZIKRouterDemo()
     print("")
     print("Done: every scenario ran as described.")

@@ -263,7 +263,7 @@ import Weft
         #expect(
             ResolutionError.Reason.allCases.map { "Weft.\($0.rawValue)" } == [
                 "Weft.missingRegistration", "Weft.circularDependency", "Weft.factoryFailed",
-                "Weft.initCompletedFailed", "Weft.typeMismatch",
+                "Weft.initCompletedFailed", "Weft.typeMismatch", "Weft.notOnMainActor",
             ]
         )
     }

@@ -27,6 +27,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case initCompletedFailed
         /// The registration made an instance that is not of the requested type.
         case typeMismatch
+        /// The registration's factory is `@MainActor`, and the service was resolved off the main actor.
+        case notOnMainActor
     }
 
     /// What went wrong.
@@ -125,6 +127,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             guard let madeType else { return "The registration used for \(request) made an instance of another type." }
             return
                 "The registration used for \(request) made an instance of \(madeType), which is not a \(serviceType)."
+        case .notOnMainActor:
+            return "The factory of \(request) is @MainActor, but it was resolved off the main actor, where it "
+                + "cannot run.\n"
+                + "Resolve it from main-actor code (a @MainActor function, or inside `await MainActor.run { }`), "
+                + "or inject Lazy<\(serviceType)> and read it on the main actor."
         }
     }
 

@@ -1,0 +1,206 @@
+/// A property whose value is resolved on first access, then kept until ``release()``.
+///
+/// ```swift
+/// final class ClassC {
+///     @LazyInjected var p: ClassP
+///
+///     func release() {
+///         $p.release()   // drops the instance; the next access resolves again
+///     }
+/// }
+/// ```
+///
+/// The container is the one given, or else ``Container/shared`` as it is at the first access (not when
+/// the enclosing object was made). When several threads access the property for the first time at once,
+/// one of them resolves it and the others wait for that instance.
+///
+/// If the service cannot be resolved, reading the property stops the program with a message that contains
+/// the ``ResolutionError`` and the file and line of the declaration; `try $p.get()` throws the error
+/// instead.
+///
+/// A lazily injected parent is a strong reference: `@LazyInjected var p` in a child that its parent keeps
+/// makes a reference cycle that lasts until ``release()`` (or ``WeakLazyInjected`` is used).
+@propertyWrapper
+public struct LazyInjected<Service> {
+    private let box: LazyBox<Service>
+
+    /// Prepares the property; nothing is resolved until the first access.
+    ///
+    /// - Parameters:
+    ///   - name: The registration name.
+    ///   - container: The container to resolve from; ``Container/shared`` (at first access) when `nil`.
+    ///   - file: Where the property is declared, for the message if it cannot be resolved.
+    ///   - line: Where the property is declared, for the message if it cannot be resolved.
+    public init(
+        name: String? = nil,
+        container: Container? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        let site = InjectionSite(wrapper: "LazyInjected", name: name, given: container != nil, file: file, line: line)
+        box = LazyBox(site: site, container: container)
+    }
+
+    /// The instance: resolved on first access, the same one afterwards until ``release()``.
+    /// Setting it replaces the instance (until ``release()``).
+    public var wrappedValue: Service {
+        get {
+            do {
+                return try get()
+            } catch {
+                box.site.stop(resolving: Service.self, error: error)
+            }
+        }
+        nonmutating set {
+            // The replaced instance is released outside the lock: its deinit may access this property.
+            let replaced = box.withLock { kept in
+                defer { kept = newValue }
+                return kept
+            }
+            _ = replaced
+        }
+    }
+
+    /// The wrapper itself, for `$property.release()` and `try $property.get()`.
+    public var projectedValue: LazyInjected<Service> { self }
+
+    /// The instance, resolved on first call; throws the ``ResolutionError`` if it cannot be resolved.
+    public func get() throws -> Service {
+        try box.withLock { kept in
+            if let kept { return kept }
+            let instance = try box.container.require(Service.self, name: box.site.name)
+            kept = instance
+            return instance
+        }
+    }
+
+    /// Drops the instance, so that the next access resolves the service again.
+    ///
+    /// Use it to break a reference cycle a lazily injected parent makes.
+    public func release() {
+        // Dropped outside the lock: its deinit may access this property again.
+        let dropped = box.withLock { kept in
+            defer { kept = nil }
+            return kept
+        }
+        _ = dropped
+    }
+}
+
+extension LazyInjected: Sendable where Service: Sendable {}
+
+/// A property that keeps a weak reference to a class instance resolved on first access.
+///
+/// ```swift
+/// final class ClassC {
+///     @WeakLazyInjected var p: ClassP?
+/// }
+/// ```
+///
+/// The value is `nil` once nothing else keeps the instance: it is resolved once, on first access, not
+/// again when it is gone (``release()`` allows a new resolution). Use it for a back-reference to a shared
+/// parent without a reference cycle. The service must be a class (or a class-bound protocol); resolving a
+/// value type stops the program. Container choice, concurrent first access and failures work as in
+/// ``LazyInjected``; `try $p.get()` throws the error instead of stopping.
+@propertyWrapper
+public struct WeakLazyInjected<Service> {
+    private let box: LazyBox<WeakReference>
+
+    /// Prepares the property; nothing is resolved until the first access.
+    ///
+    /// - Parameters:
+    ///   - name: The registration name.
+    ///   - container: The container to resolve from; ``Container/shared`` (at first access) when `nil`.
+    ///   - file: Where the property is declared, for the message if it cannot be resolved.
+    ///   - line: Where the property is declared, for the message if it cannot be resolved.
+    public init(
+        name: String? = nil,
+        container: Container? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        let site = InjectionSite(
+            wrapper: "WeakLazyInjected", name: name, given: container != nil, file: file, line: line)
+        box = LazyBox(site: site, container: container)
+    }
+
+    /// The instance, resolved on first access; `nil` once nothing else keeps it.
+    /// Setting it replaces the weakly kept instance (setting `nil` keeps nothing, without resolving).
+    public var wrappedValue: Service? {
+        get {
+            do {
+                return try get()
+            } catch {
+                box.site.stop(resolving: Service.self, error: error)
+            }
+        }
+        nonmutating set {
+            box.withLock { kept in
+                kept = WeakReference(newValue.map(Self.object(of:)))
+            }
+        }
+    }
+
+    /// The wrapper itself, for `$property.release()` and `try $property.get()`.
+    public var projectedValue: WeakLazyInjected<Service> { self }
+
+    /// The instance, resolved on first call, or `nil` once nothing else keeps it; throws the
+    /// ``ResolutionError`` if it cannot be resolved.
+    public func get() throws -> Service? {
+        try box.withLock { kept in
+            if let kept { return kept.object as? Service }
+            let instance = try box.container.require(Service.self, name: box.site.name)
+            kept = WeakReference(Self.object(of: instance))
+            return instance
+        }
+    }
+
+    /// Forgets the instance, so that the next access resolves the service again.
+    public func release() {
+        box.withLock { $0 = nil }
+    }
+
+    /// The instance as an object; stops the program if it is a value, which a weak reference cannot hold.
+    private static func object(of instance: Service) -> AnyObject {
+        guard type(of: instance as Any) is AnyClass else {
+            preconditionFailure(
+                "Weft: @WeakLazyInjected needs a class instance, but \(Service.self) resolved to a "
+                    + "\(type(of: instance as Any)), which a weak reference cannot hold. Use @LazyInjected."
+            )
+        }
+        return instance as AnyObject
+    }
+}
+
+extension WeakLazyInjected: Sendable where Service: Sendable {}
+
+/// A weak reference, kept by ``WeakLazyInjected`` once it has resolved its instance.
+private struct WeakReference {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject?) {
+        self.object = object
+    }
+}
+
+/// The state a lazy wrapper shares between its copies: what it keeps, under a lock.
+private final class LazyBox<Kept>: @unchecked Sendable {
+    let site: InjectionSite
+    private let given: Container?
+    /// Recursive, so that the thread resolving may read the property again (and get a cycle error).
+    private let lock = RecursiveLock()
+    /// The instance (``LazyInjected``) or a ``WeakReference`` to it (``WeakLazyInjected``); nil until resolved.
+    private var kept: Kept?
+
+    init(site: InjectionSite, container: Container?) {
+        self.site = site
+        self.given = container
+    }
+
+    /// The container to resolve from now: the given one, or the current ``Container/shared``.
+    var container: Container { given ?? Container.shared }
+
+    func withLock<Result>(_ body: (inout Kept?) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&kept) }
+    }
+}
