@@ -76,8 +76,10 @@ private func runOnMainActor<Service>(
 ) throws -> Service {
     guard isOnMainActor() else {
         let state = ResolutionState.current
+        let frames = state.fields.pointee.frames
         let key =
-            state.frames.last?.key ?? ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: nil)
+            frames.last.map { frames.key(of: $0) }
+            ?? ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: nil)
         throw ResolutionError(reason: .notOnMainActor, key: key, path: state.path)
     }
     let made = try MainActor.assumeIsolated {
