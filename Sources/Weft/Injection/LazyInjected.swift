@@ -104,7 +104,7 @@ extension LazyInjected: Sendable where Service: Sendable {}
 /// ``LazyInjected``; `try $p.get()` throws the error instead of stopping.
 @propertyWrapper
 public struct WeakLazyInjected<Service> {
-    private let box: LazyBox<WeakReference>
+    private let box: LazyBox<WeakReference<AnyObject>>
 
     /// Prepares the property; nothing is resolved until the first access.
     ///
@@ -175,14 +175,6 @@ public struct WeakLazyInjected<Service> {
 extension WeakLazyInjected: Sendable where Service: Sendable {}
 
 /// A weak reference, kept by ``WeakLazyInjected`` once it has resolved its instance.
-private struct WeakReference {
-    weak var object: AnyObject?
-
-    init(_ object: AnyObject?) {
-        self.object = object
-    }
-}
-
 /// The state a lazy wrapper shares between its copies: what it keeps, under a lock.
 private final class LazyBox<Kept>: @unchecked Sendable {
     let site: InjectionSite

@@ -30,7 +30,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     private var typedShared: UnsafeMutablePointer<Service>?
     /// Registrations whose kept instances were made with an instance of this one (see
     /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
-    private var dependents: [WeakEntry] = []
+    private var dependents: [WeakReference<_ServiceEntryBase>] = []
 
     init(
         serviceType: Service.Type,
@@ -243,16 +243,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func addDependent(_ dependent: _ServiceEntryBase) {
         lock.withLock {
-            guard !dependents.contains(where: { $0.entry === dependent }) else { return }
-            dependents.removeAll { $0.entry == nil }
-            dependents.append(WeakEntry(entry: dependent))
+            guard !dependents.contains(where: { $0.object === dependent }) else { return }
+            dependents.removeAll { $0.object == nil }
+            dependents.append(WeakReference(dependent))
         }
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {
         lock.withLock {
             defer { dependents = [] }
-            return dependents.compactMap(\.entry)
+            return dependents.compactMap(\.object)
         }
     }
 

@@ -88,11 +88,6 @@ public class _ServiceEntryBase: @unchecked Sendable {
     }
 }
 
-/// A registration referred to without keeping it alive.
-struct WeakEntry {
-    weak var entry: _ServiceEntryBase?
-}
-
 extension _ServiceEntryBase: ServiceEntryProtocol {}
 
 /// A registration as the engine keeps it on its hot path: not retained (see ``_ServiceEntryBase``).

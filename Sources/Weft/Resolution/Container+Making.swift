@@ -16,9 +16,10 @@ extension Container {
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
     @inline(__always)
     private func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
-        if !state.fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
         if found.exact, found.policy == .shared {
-            // A built singleton is returned without entering a graph.
+            // A built singleton is returned without entering a graph (so it is recorded as a dependency here;
+            // every other path records it in `make(_:key:state:as:produce:)`).
+            if !state.fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
             return try found.entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(for: state) {
                     try makeWithoutArguments(found, key: key, state: state)
@@ -214,13 +215,9 @@ extension Container {
         waitForAdoptedInstances(of: state)
         var kept: [Container] = []
         swap(&kept, &fields.pointee.keptContainers)
+        // The cells are out of the state, so a deinit that resolves again cannot reuse them meanwhile.
         made.withUnsafeBufferPointer { records in
-            // Copies first (their instance is held as `Any` too, so no deinit runs), then the cells that
-            // are the only holders, then the `Any`s.
-            for record in records where record.erasedIndex >= 0 {
-                if let cell = record.typed { cells.destroy(cell) }
-            }
-            for record in records where record.erasedIndex < 0 {
+            for record in records {
                 if let cell = record.typed { cells.destroy(cell) }
             }
         }
