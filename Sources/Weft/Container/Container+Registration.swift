@@ -66,6 +66,10 @@ extension Container {
     /// ```
     ///
     /// The same as the variadic form with no arguments, but resolved along a faster path.
+    ///
+    /// Inlinable so that the caller, which knows `Service`, supplies the registration's class metadata from
+    /// its own cache instead of asking the runtime for it on every registration.
+    @inlinable
     @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type,
@@ -73,9 +77,15 @@ extension Container {
         factory: @escaping (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let entry = ServiceEntry(serviceType: serviceType, plainFactory: factory, objectScope: defaultObjectScope)
+        addPlain(entry, as: serviceType, name: name)
+        return entry
+    }
+
+    /// Stores a registration without runtime arguments made by ``register(_:name:factory:)-(_,_,(Resolver)->Service)``.
+    @usableFromInline
+    func addPlain<Service>(_ entry: ServiceEntry<Service>, as serviceType: Service.Type, name: String?) {
         entry.container = self
         add(entry, as: serviceType, key: ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name))
-        return entry
     }
 
     /// Registers a factory that takes all its arguments as one value of type `Arguments`; for extensions

@@ -18,7 +18,7 @@ public final class Container: @unchecked Sendable {
     /// The container whose registrations this one falls back to.
     let parent: Container?
     let debugHelper: any DebugHelper
-    let defaultObjectScope: ObjectScope
+    @usableFromInline let defaultObjectScope: ObjectScope
     /// Whether this is a `synchronize()`d view, which runs each registration's factory on one thread at a time.
     let synchronized: Bool
 
@@ -29,7 +29,7 @@ public final class Container: @unchecked Sendable {
 
     /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
     let lock = Lock()
-    private var services: [ServiceKey: _ServiceEntryBase] = [:]
+    private let services = Registry()
     /// Registrations replaced or removed, kept until the container goes: resolves in flight and per-thread
     /// lookup caches refer to registrations without retaining them (retaining costs an atomic operation on
     /// memory that every thread resolving the service shares). Their instances are discarded at once.
@@ -86,9 +86,8 @@ public final class Container: @unchecked Sendable {
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
     public func removeAll() {
         let removed = lock.withLock {
-            let removed = Array(services.values)
+            let removed = services.removeAll()
             retired.append(contentsOf: removed)
-            services.removeAll()
             return removed
         }
         weft_registry_changed()
@@ -101,7 +100,7 @@ public final class Container: @unchecked Sendable {
     /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.
     public func hasAnyRegistration<Service>(of serviceType: Service.Type, name: String? = nil) -> Bool {
         let found = lock.withLock {
-            services.keys.contains { $0.serviceType == serviceType && $0.name == name }
+            services.containsKey { $0.serviceType == serviceType && $0.name == name }
         }
         return found || parent?.hasAnyRegistration(of: serviceType, name: name) == true
     }
@@ -143,22 +142,23 @@ public final class Container: @unchecked Sendable {
     // MARK: Registry access
 
     /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
-    func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: ServiceKey) {
-        let (replaced, unused, told) = lock.withLock {
-            guard let replaced = services.updateValue(entry, forKey: key), replaced !== entry else {
-                return ((_ServiceEntryBase)?.none, false, behaviors)
-            }
-            retired.append(replaced)
-            // A registration forwarded under other keys is still in use.
-            let unused = !services.values.contains { $0 === replaced }
-            return (replaced, unused, behaviors)
-        }
+    func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
+        lock.lock()
+        let told = behaviors
+        // The key goes into the registry without a copy; the behaviors, if any, need its name.
+        let name = told.isEmpty ? nil : key.name
+        var replaced = services.updateValue(entry, forKey: key)
+        if replaced === entry { replaced = nil }
+        // A registration forwarded under other keys is still in use.
+        let unused = replaced.map { !services.contains($0) } ?? false
+        if let replaced { retired.append(replaced) }
+        lock.unlock()
         weft_registry_changed()
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
         replaced?.discardInstanceAndDependents(includingOwn: unused)
         for behavior in told {
-            behavior.container(self, didRegisterType: type, toService: entry, withName: key.name)
+            behavior.container(self, didRegisterType: type, toService: entry, withName: name)
         }
     }
 
@@ -188,13 +188,13 @@ public final class Container: @unchecked Sendable {
     func entries(
         where predicate: (ServiceKey, _ServiceEntryBase) -> Bool
     ) -> [_ServiceEntryBase] {
-        lock.withLock { services.filter { predicate($0.key, $0.value) }.map(\.value) }
+        lock.withLock { services.filter(predicate) }
     }
 
     /// The registrations of this container and its parents; a child's shadow its parents'.
     func allRegistrations() -> [ServiceKey: _ServiceEntryBase] {
         var result = parent?.allRegistrations() ?? [:]
-        for (key, entry) in lock.withLock({ services }) {
+        for (key, entry) in lock.withLock({ services.dictionary }) {
             result[key] = entry
         }
         return result
@@ -202,7 +202,7 @@ public final class Container: @unchecked Sendable {
 
     /// The registrations of this container only, for the description and diagnostics.
     func ownRegistrations() -> [ServiceKey: _ServiceEntryBase] {
-        lock.withLock { services }
+        lock.withLock { services.dictionary }
     }
 
     /// Takes the graph set by ``restoreObjectGraph(_:)``, if any.

@@ -7,6 +7,7 @@
 #endif
 
 #if !canImport(Darwin)
+    import Synchronization
     import WeftAtomics
 #endif
 
@@ -66,6 +67,56 @@ struct Lock: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
+}
+
+/// A lock stored inside its owner, costing no allocation of its own: a one-word spin lock over
+/// `Synchronization.Atomic` on Linux (as ``Lock``: one atomic exchange to take it, a plain store to release
+/// it). Apple platforms keep ``Lock`` inside, since `Atomic` needs macOS 15 / iOS 18 there. Never held while
+/// user code runs.
+struct InlineLock: ~Copyable, @unchecked Sendable {
+    #if canImport(Darwin)
+        private let base = Lock()
+    #else
+        private let word = Atomic<UInt32>(0)
+    #endif
+
+    @inline(__always)
+    func lock() {
+        #if canImport(Darwin)
+            base.lock()
+        #else
+            if word.exchange(1, ordering: .acquiring) != 0 { lockContended() }
+        #endif
+    }
+
+    @inline(__always)
+    func unlock() {
+        #if canImport(Darwin)
+            base.unlock()
+        #else
+            word.store(0, ordering: .releasing)
+        #endif
+    }
+
+    @inline(__always)
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    #if !canImport(Darwin)
+        /// Spins a while on a plain read, then yields the processor between attempts.
+        @inline(never)
+        private func lockContended() {
+            var spins = 0
+            while true {
+                if word.load(ordering: .relaxed) == 0, word.exchange(1, ordering: .acquiring) == 0 { return }
+                spins += 1
+                if spins >= 128 { sched_yield() }
+            }
+        }
+    #endif
 }
 
 /// A recursive lock, used only by `synchronize()`d resolvers to serialise the factory of one

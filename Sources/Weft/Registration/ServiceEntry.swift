@@ -12,14 +12,15 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil).
     let plainFactory: (any Resolver) throws -> Service
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
-    private let erasedFactory: Any?
+    private let erasedFactory: ErasedFactory?
     private var isPlain: Bool { erasedFactory == nil }
     weak var container: Container?
 
-    private let lock = Lock()
+    private let lock = InlineLock()
     private var scope: any ObjectScopeProtocol
     private var madeStorage: (any InstanceStorage)?
-    private var initCompletedActions: [(any Resolver, Service) throws -> Void] = []
+    /// Nil until the first callback: an empty array of a generic function type would request its metadata.
+    private var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
     private var policy: SharingPolicy
     private var hasCallbacks = false
@@ -38,13 +39,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         factory: Any,
         objectScope: ObjectScope = .graph
     ) {
-        self.erasedFactory = factory
+        self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
         self.policy = Self.policy(of: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
+    @usableFromInline
     init(
         serviceType: Service.Type,
         plainFactory: @escaping (any Resolver) throws -> Service,
@@ -61,7 +63,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         if isPlain {
             return PlainFactory { [plainFactory] resolver in try plainFactory(resolver) }
         }
-        return erasedFactory as Any
+        return erasedFactory?.value as Any
     }
 
     override func makeErased(_ resolver: Container) throws -> Any? {
@@ -196,7 +198,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
         lock.withLock {
-            initCompletedActions.append(completed)
+            initCompletedActions = (initCompletedActions ?? []) + [completed]
             hasCallbacks = true
         }
         weft_registry_changed()
@@ -204,7 +206,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
-        let actions = lock.withLock { initCompletedActions }
+        guard let actions = lock.withLock({ initCompletedActions }) else { return }
         guard let service = instance as? Service else { return }
         for action in actions {
             try action(resolver, service)
@@ -234,11 +236,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func discardInstance() {
         let dropped = lock.withLock {
-            storageLocked().instance = nil
-            defer { typedShared = nil }
-            return typedShared
+            let storage = storageLocked()
+            defer {
+                storage.instance = nil
+                typedShared = nil
+            }
+            return (storage.instance, typedShared)
         }
-        Self.free(dropped)  // outside the lock: a deinit may call back into the container
+        // Released outside the lock: a deinit may call back into the container.
+        Self.free(dropped.1)
+        _ = dropped.0
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) {
@@ -257,12 +264,22 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {
-        let (scopeText, callbacks) = lock.withLock { ("\(scope)", initCompletedActions.count) }
+        let (scopeText, callbacks) = lock.withLock { ("\(scope)", initCompletedActions?.count ?? 0) }
         var text = "Service: \(serviceType)"
         if let name = serviceKey.name { text += ", Name: \"\(name)\"" }
         if let option = serviceKey.option { text += ", \(option)" }
         text += ", Factory: \(serviceKey.argumentsType) -> \(serviceKey.serviceType), ObjectScope: \(scopeText)"
         if callbacks > 0 { text += ", InitCompleted: Specified \(callbacks) closures" }
         return text
+    }
+}
+
+/// A factory that takes runtime arguments, erased; boxed so that a registration without arguments pays one
+/// pointer for it, not an optional existential.
+private final class ErasedFactory: @unchecked Sendable {
+    let value: Any
+
+    init(_ value: Any) {
+        self.value = value
     }
 }

@@ -59,6 +59,7 @@ extension ServiceKey: Hashable {
     static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         guard lhs.serviceType == rhs.serviceType, lhs.argumentsType == rhs.argumentsType, lhs.name == rhs.name
         else { return false }
+        guard lhs.hasOption || rhs.hasOption else { return true }
         switch (lhs.option, rhs.option) {
         case (nil, nil): return true
         case (let left?, let right?): return left.isEqualTo(right)
