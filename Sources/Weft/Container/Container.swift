@@ -28,7 +28,7 @@ public final class Container: @unchecked Sendable {
     let noArgumentsType: Any.Type = noArguments
 
     /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
-    let lock = Lock()
+    let lock = InlineLock()
     private let services = Registry()
     /// Registrations replaced or removed, kept until the container goes: resolves in flight and per-thread
     /// lookup caches refer to registrations without retaining them (retaining costs an atomic operation on
