@@ -1,28 +1,35 @@
 // weft-demo: runs every scenario of the seed documents (Swinject's "Injection Patterns" and
 // "Circular Dependencies" pages, Resolver's "Cyclic Dependencies" page, ZIKRouter's "Circular
-// Dependency" page) with Weft, and says in plain words what got wired to what.
+// Dependency" page) with Weft, and says in plain words what got wired to what; then verifies a broken
+// container. `weft-demo graph [--dot | --mermaid]` prints the dependency graph of a small shop app instead.
 //
 // Each section lives in its own file; this file runs them in order and holds the small printing
 // helpers they share.
 
 import Weft
 
-print("Weft demo: the Swinject, Resolver and ZIKRouter seed scenarios, run with Weft")
-print(String(repeating: "=", count: 81))
+let commandLine = Array(CommandLine.arguments.dropFirst())
+if commandLine.first == "graph" {
+    runGraphCommand(Array(commandLine.dropFirst()))
+} else {
+    print("Weft demo: the Swinject, Resolver and ZIKRouter seed scenarios, run with Weft")
+    print(String(repeating: "=", count: 81))
 
-do {
-    try runInjectionPatternsDemo()
-    try runCircularDependenciesDemo()
-    try runUnsupportedCycleDemo()
-    try runScopesAndErrorsDemo()
-    try runResolverSeedDemo()
-    try runZIKRouterDemo()
-    print("")
-    print("Done: every scenario ran as described.")
-} catch {
-    print("")
-    print("UNEXPECTED FAILURE - the demo stopped here:")
-    printIndented(String(describing: error), indent: "    ")
+    do {
+        try runInjectionPatternsDemo()
+        try runCircularDependenciesDemo()
+        try runUnsupportedCycleDemo()
+        try runScopesAndErrorsDemo()
+        try runResolverSeedDemo()
+        try runZIKRouterDemo()
+        try runVerificationDemo()
+        print("")
+        print("Done: every scenario ran as described.")
+    } catch {
+        print("")
+        print("UNEXPECTED FAILURE - the demo stopped here:")
+        printIndented(String(describing: error), indent: "    ")
+    }
 }
 
 // MARK: - Printing helpers shared by the sections

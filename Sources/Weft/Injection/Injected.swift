@@ -36,7 +36,7 @@ public struct Injected<Service> {
     ) {
         let source = container ?? Container.shared
         do {
-            wrappedValue = try source.require(Service.self, name: name)
+            wrappedValue = try GraphRecorder.resolvingProperty { try source.require(Service.self, name: name) }
         } catch {
             let site = InjectionSite(wrapper: "Injected", name: name, given: container != nil, file: file, line: line)
             site.stop(resolving: Service.self, error: error)
@@ -69,7 +69,8 @@ public struct OptionalInjected<Service> {
     ///   - name: The registration name.
     ///   - container: The container to resolve from; ``Container/shared`` when `nil`.
     public init(name: String? = nil, container: Container? = nil) {
-        wrappedValue = (container ?? Container.shared).resolve(Service.self, name: name)
+        let source = container ?? Container.shared
+        wrappedValue = GraphRecorder.resolvingProperty { source.resolve(Service.self, name: name) }
     }
 }
 

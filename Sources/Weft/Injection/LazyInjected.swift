@@ -68,7 +68,9 @@ public struct LazyInjected<Service> {
     public func get() throws -> Service {
         try box.withLock { kept in
             if let kept { return kept }
-            let instance = try box.container.require(Service.self, name: box.site.name)
+            let instance = try GraphRecorder.resolvingProperty {
+                try box.container.require(Service.self, name: box.site.name)
+            }
             kept = instance
             return instance
         }
@@ -149,7 +151,9 @@ public struct WeakLazyInjected<Service> {
     public func get() throws -> Service? {
         try box.withLock { kept in
             if let kept { return kept.object as? Service }
-            let instance = try box.container.require(Service.self, name: box.site.name)
+            let instance = try GraphRecorder.resolvingProperty {
+                try box.container.require(Service.self, name: box.site.name)
+            }
             kept = WeakReference(Self.object(of: instance))
             return instance
         }

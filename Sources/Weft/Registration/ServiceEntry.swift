@@ -263,6 +263,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         }
     }
 
+    /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
+    /// same factory, scope, `initCompleted` callbacks and declared dependencies, but no instances.
+    override func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase {
+        let copy =
+            isPlain
+            ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
+            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: erasedFactory as Any)
+        lock.withLock {
+            (copy.scope, copy.policy) = (scope, policy)
+            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
+        }
+        copy.declaredDependencies = declaredDependencies
+        copy.container = container
+        for key in keys { container.add(copy, as: Service.self, key: key) }
+        return copy
+    }
+
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {
         let (scopeText, callbacks) = lock.withLock { ("\(scope)", initCompletedActions?.count ?? 0) }
         var text = "Service: \(serviceType)"

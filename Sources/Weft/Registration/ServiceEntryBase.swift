@@ -48,6 +48,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     public let serviceType: Any.Type
     /// The type of the factory's arguments, `(Resolver, Arg1, ...)`.
     public let argumentsType: Any.Type
+    /// What an autoregistered service's initializer takes; nil for a closure registration. Set before the
+    /// entry is published, never changed afterwards.
+    var declaredDependencies: [DeclaredDependency]?
 
     init(serviceType: Any.Type, argumentsType: Any.Type) {
         self.serviceType = serviceType
@@ -74,6 +77,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func addDependent(_ dependent: _ServiceEntryBase) { abstract() }
     /// The registrations recorded by ``addDependent(_:)`` that still exist, forgetting them.
     func takeDependents() -> [_ServiceEntryBase] { abstract() }
+    /// Registers a copy of this registration in `container` under `keys`: see ``ServiceEntry``'s.
+    func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase { abstract() }
 
     /// Discards this registration's kept instance and, transitively, the kept instances that were made
     /// with it: a singleton never keeps a dependency whose registration was replaced or reset.

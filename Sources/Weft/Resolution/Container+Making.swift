@@ -20,6 +20,7 @@ extension Container {
             // A built singleton is returned without entering a graph (so it is recorded as a dependency here;
             // every other path records it in `make(_:key:state:as:produce:)`).
             if !state.fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
+            if let recorder = state.fields.pointee.graphRecorder { recorder.resolving(found.entry, state: state) }
             return try found.entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(for: state) {
                     try makeWithoutArguments(found, key: key, state: state)
@@ -270,6 +271,7 @@ extension Container {
         let fields = state.fields
         guard let graph = fields.pointee.graph else { throw missing(key, state: state) }
         if !fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
+        if let recorder = fields.pointee.graphRecorder { recorder.resolving(found.entry, state: state) }
         switch found.policy {
         case .transient:
             return try build(found, key: key, state: state, claimed: false, produce: produce)
@@ -557,6 +559,7 @@ extension Container {
         state: ResolutionState,
         arguments: repeat each Argument
     ) throws -> Any? {
+        state.fields.pointee.graphRecorder?.resolvingWrapper(wrapper, key: key, in: self, state: state)
         guard state.lookups.find(key, in: self) != nil else {
             return try wrapper.init(container: self, graph: state.graph, factory: nil)
         }
@@ -574,7 +577,8 @@ extension Container {
 
     /// The error for a missing registration, with what exists instead.
     func missing(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
-        ResolutionError(
+        state.fields.pointee.graphRecorder?.missing(key, in: self, state: state)
+        return ResolutionError(
             reason: .missingRegistration,
             key: key,
             path: state.path + [key.pathComponent],

@@ -221,6 +221,8 @@ final class ResolutionState {
         /// `Resolver.require(_:name:preparing:)`).
         var preparation: ((Any) throws -> Void)?
         var preparationFrame = -1
+        /// Records who resolves what while ``Container/verify(strict:)`` builds in its throwaway copy; nil otherwise.
+        var graphRecorder: GraphRecorder?
         var nextGraph: UInt64 = 0
         var graphBlockEnd: UInt64 = 0
     }

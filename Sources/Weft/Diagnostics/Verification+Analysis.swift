@@ -1,0 +1,193 @@
+extension Verification {
+    /// Turns the findings of a verification and its merged edges into problems and the public graph: it finds
+    /// the cycles that cannot be built and the captive dependencies, and gives each problem its path.
+    struct Analysis {
+        /// An edge to a registration, as the graph searches walk it.
+        struct Link {
+            let to: Int
+            let kind: DependencyGraph.Edge.Kind
+            let access: DependencyGraph.Edge.Access
+        }
+
+        let verification: Verification
+        let nodes: [VerifiedNode]
+        let edges: [GraphRecorder.Edge]
+        /// The links leaving each node.
+        let links: [[Link]]
+        /// The nodes with a link to each node (self-links left out).
+        let incoming: [[Int]]
+
+        init(_ verification: Verification, edges: [GraphRecorder.Edge]) {
+            self.verification = verification
+            self.nodes = verification.nodes
+            self.edges = edges
+            var links = [[Link]](repeating: [], count: nodes.count)
+            var incoming = [[Int]](repeating: [], count: nodes.count)
+            for edge in edges {
+                guard case .node(let to) = edge.to else { continue }
+                links[edge.from].append(Link(to: to, kind: edge.kind, access: edge.access))
+                if to != edge.from, !incoming[to].contains(edge.from) { incoming[to].append(edge.from) }
+            }
+            self.links = links
+            self.incoming = incoming.map { $0.sorted() }
+        }
+
+        /// Every problem, by kind, then by path.
+        func problems() -> [VerificationReport.Problem] {
+            let all = missingProblems() + cycleProblems() + captiveProblems() + failureProblems()
+            return all.sorted {
+                (Self.rank($0.kind), $0.pathDescription, $0.message) < (
+                    Self.rank($1.kind), $1.pathDescription, $1.message
+                )
+            }
+        }
+
+        private static func rank(_ kind: VerificationReport.Problem.Kind) -> Int {
+            VerificationReport.Problem.Kind.allCases.firstIndex(of: kind) ?? 0
+        }
+
+        /// The public graph: the registrations, the missing services asked for, and the merged edges.
+        func graph() -> DependencyGraph {
+            var graphNodes = nodes.map { node in
+                DependencyGraph.Node(
+                    key: node.key,
+                    scope: node.scopeName,
+                    registration: node.declared == nil ? .factory : .autoregistered,
+                    forwarded: node.forwarded
+                )
+            }
+            var missingIDs: Set<String> = []
+            var graphEdges: [DependencyGraph.Edge] = []
+            for edge in edges {
+                let to: String
+                switch edge.to {
+                case .node(let index):
+                    to = graphNodes[index].id
+                case .missing(let key):
+                    let node = DependencyGraph.Node(key: key, scope: nil, registration: .missing)
+                    if missingIDs.insert(node.id).inserted { graphNodes.append(node) }
+                    to = node.id
+                }
+                graphEdges.append(.init(from: graphNodes[edge.from].id, to: to, kind: edge.kind, access: edge.access))
+            }
+            return DependencyGraph(nodes: graphNodes, edges: graphEdges)
+        }
+
+        // MARK: Paths
+
+        /// The nodes from one that nothing depends on down to `node` (a shortest such path), or just `node`
+        /// when every node above it is on a cycle.
+        func rootPath(to node: Int) -> [Int] {
+            var next: [Int: Int] = [node: node]
+            var queue = [node]
+            var head = 0
+            while head < queue.count {
+                let current = queue[head]
+                head += 1
+                if incoming[current].isEmpty {
+                    var path = [current]
+                    while path[path.count - 1] != node { path.append(next[path[path.count - 1]] ?? node) }
+                    return path
+                }
+                for dependent in incoming[current] where next[dependent] == nil {
+                    next[dependent] = current
+                    queue.append(dependent)
+                }
+            }
+            return [node]
+        }
+
+        private func labels(_ path: [Int]) -> [String] {
+            path.map { nodes[$0].label }
+        }
+
+        // MARK: Missing registrations
+
+        private func missingProblems() -> [VerificationReport.Problem] {
+            verification.missing.map { finding in
+                let needer = nodes[finding.needer].label
+                let wanted = finding.key.pathComponent
+                var details: [String] = []
+                if !finding.suggestions.isEmpty {
+                    details.append("registered instead: " + finding.suggestions.joined(separator: "; "))
+                }
+                return VerificationReport.Problem(
+                    .missingRegistration,
+                    service: wanted,
+                    message: "\(needer) needs \(finding.key.requestDescription), which is not registered.",
+                    path: labels(rootPath(to: finding.needer)) + [wanted],
+                    hint: "Register \(wanted) in this container or a parent. If \(needer) can do without it, take it "
+                        + "as an optional (\(wanted)? in the initializer, `r.resolve` in a factory).",
+                    details: details
+                )
+            }
+        }
+
+        // MARK: Build failures
+
+        private func failureProblems() -> [VerificationReport.Problem] {
+            verification.failures.map { failure in
+                let label = nodes[failure.node].label
+                let resolution = failure.error as? ResolutionError
+                let cause = resolution?.underlyingError ?? (resolution == nil ? failure.error : nil)
+                let hint: String
+                switch resolution?.reason {
+                case .typeMismatch?:
+                    hint = "Make the factory of \(label) return an instance of \(nodes[failure.node].key.serviceType)."
+                case .initCompletedFailed?:
+                    hint = "Fix what the callback throws for; resolving \(label) at run time fails the same way."
+                default:
+                    hint = "Fix what the factory throws for; resolving \(label) at run time fails the same way."
+                }
+                return VerificationReport.Problem(
+                    .buildFailed,
+                    service: label,
+                    message: resolution.map(Self.headline) ?? "Building \(label) failed: \(failure.error)",
+                    path: labels(rootPath(to: failure.node)),
+                    hint: hint,
+                    details: cause.map { ["error: \($0)"] } ?? [],
+                    underlyingError: cause
+                )
+            }
+        }
+
+        /// The first line of the error's description, without its identifier.
+        private static func headline(_ error: ResolutionError) -> String {
+            let first = error.description.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+            guard first.hasPrefix("["), let end = first.firstIndex(of: "]") else { return String(first) }
+            return String(first[first.index(after: end)...].drop { $0 == " " })
+        }
+    }
+}
+
+/// How long a scope keeps instances, as the captive-dependency check compares them.
+enum Lifetime: Equatable {
+    case transient
+    case graph
+    case weak
+    case container
+    /// A custom scope: instances live until the scope is reset, independently of other scopes.
+    case custom(ObjectIdentifier)
+
+    init(_ scope: any ObjectScopeProtocol) {
+        if scope === ObjectScope.transient {
+            self = .transient
+        } else if scope === ObjectScope.graph {
+            self = .graph
+        } else if scope === ObjectScope.weak {
+            self = .weak
+        } else if scope === ObjectScope.container {
+            self = .container
+        } else {
+            self = .custom(ObjectIdentifier(scope))
+        }
+    }
+
+    /// Whether the container itself keeps the instances beyond an object graph: `.container` and custom scopes.
+    var keepsInstances: Bool {
+        switch self {
+        case .container, .custom: return true
+        case .transient, .graph, .weak: return false
+        }
+    }
+}

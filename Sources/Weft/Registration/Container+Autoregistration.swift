@@ -1,0 +1,269 @@
+/// Registration from an initializer: Weft resolves each of the initializer's parameters by its type, so
+/// the factory need not be written, and it knows the service's dependencies without running anything.
+///
+/// ```swift
+/// container.autoregister(ParentProtocol.self, initializer: Parent.init)
+/// container.autoregister(Child.self, initializer: Child.init).inObjectScope(.container)
+/// ```
+///
+/// The initializer may take any number of parameters (the list is a parameter pack, not a set of
+/// overloads). Each parameter is resolved with `require` under no name, so a missing dependency fails
+/// with a ``ResolutionError`` naming the path. Some parameter types are resolved specially:
+///
+/// - `Engine?`: `nil` when `Engine` is not registered (a registered `Engine` that fails to build still
+///   fails). ``Container/verify(strict:)`` does not count it as missing.
+/// - `Lazy<Engine>` and `Provider<Engine>`: the instance is made on first use (then kept), or anew on
+///   each use. A `Provider` never holds on to an instance, so it is the way for a singleton to use a
+///   shorter-lived service without making it a captive dependency.
+///
+/// Runtime arguments, one to three, are the initializer's first parameters
+/// (``autoregister(_:name:argument:initializer:)``); its other parameters are resolved.
+///
+/// ``Container/verify(strict:)`` checks an autoregistered service from these declared dependencies,
+/// without calling the initializer.
+extension Container {
+    /// Registers `serviceType`, made by `initializer` from dependencies resolved by their types.
+    ///
+    /// ```swift
+    /// final class Parent: ParentProtocol {
+    ///     init(child: ChildProtocol, logger: Logger?) { ... }
+    /// }
+    ///
+    /// container.autoregister(ParentProtocol.self, initializer: Parent.init)
+    ///     .inObjectScope(.container)
+    ///     .initCompleted { r, parent in parent.start() }
+    /// ```
+    ///
+    /// When the type has several initializers, name the one to use: `Parent.init(child:logger:)`.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register, usually a protocol.
+    ///   - name: Tells apart registrations of the same type (the dependencies are resolved without a name).
+    ///   - initializer: Makes the instance; each parameter is resolved from the container. It may throw.
+    /// - Returns: The registration, to set its scope, `initCompleted` callbacks and forwarded types.
+    @discardableResult
+    public func autoregister<Service, each Dependency>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        initializer: @escaping (repeat each Dependency) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            plainFactory: { resolver in try initializer(repeat resolver.require((each Dependency).self)) },
+            objectScope: defaultObjectScope
+        )
+        return publish(entry, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self))
+    }
+
+    /// Registers the result type of `initializer`, made from dependencies resolved by their types.
+    ///
+    /// ```swift
+    /// container.autoregister(initializer: Parent.init)   // registers Parent
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: Tells apart registrations of the same type.
+    ///   - initializer: Makes the instance; each parameter is resolved from the container. It may throw.
+    /// - Returns: The registration.
+    @discardableResult
+    public func autoregister<Service, each Dependency>(
+        name: String? = nil,
+        initializer: @escaping (repeat each Dependency) throws -> Service
+    ) -> ServiceEntry<Service> {
+        autoregister(Service.self, name: name, initializer: initializer)
+    }
+
+    /// Registers `serviceType`, made by `initializer` from one runtime argument, its first parameter, and
+    /// dependencies resolved by their types.
+    ///
+    /// ```swift
+    /// final class UserViewModel {
+    ///     init(userID: String, api: API) { ... }
+    /// }
+    ///
+    /// container.autoregister(UserViewModel.self, argument: String.self, initializer: UserViewModel.init)
+    /// let model = try container.require(UserViewModel.self, argument: "42")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: Tells apart registrations of the same type and argument types.
+    ///   - argument: The type of the runtime argument: the initializer's first parameter.
+    ///   - initializer: Makes the instance; the parameters after the argument are resolved from the container.
+    /// - Returns: The registration.
+    @discardableResult
+    public func autoregister<Service, Argument, each Dependency>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        argument: Argument.Type,
+        initializer: @escaping (Argument, repeat each Dependency) throws -> Service
+    ) -> ServiceEntry<Service> {
+        autoregister(serviceType, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self)) {
+            (resolver: any Resolver, argument: Argument) in
+            try initializer(argument, repeat resolver.require((each Dependency).self))
+        }
+    }
+
+    /// Registers `serviceType`, made by `initializer` from two runtime arguments, its first two parameters,
+    /// and dependencies resolved by their types.
+    ///
+    /// ```swift
+    /// final class Route {
+    ///     init(path: String, id: Int, router: Router) { ... }
+    /// }
+    ///
+    /// container.autoregister(Route.self, arguments: String.self, Int.self, initializer: Route.init)
+    /// let route = try container.require(Route.self, arguments: "/users", 42)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: Tells apart registrations of the same type and argument types.
+    ///   - first: The type of the first runtime argument: the initializer's first parameter.
+    ///   - second: The type of the second runtime argument: its second parameter.
+    ///   - initializer: Makes the instance; the parameters after the arguments are resolved from the container.
+    /// - Returns: The registration.
+    @discardableResult
+    public func autoregister<Service, First, Second, each Dependency>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        arguments first: First.Type,
+        _ second: Second.Type,
+        initializer: @escaping (First, Second, repeat each Dependency) throws -> Service
+    ) -> ServiceEntry<Service> {
+        autoregister(serviceType, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self)) {
+            (resolver: any Resolver, first: First, second: Second) in
+            try initializer(first, second, repeat resolver.require((each Dependency).self))
+        }
+    }
+
+    /// Registers `serviceType`, made by `initializer` from three runtime arguments, its first three
+    /// parameters, and dependencies resolved by their types.
+    ///
+    /// ```swift
+    /// container.autoregister(Cell.self, arguments: Int.self, Int.self, String.self, initializer: Cell.init)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: Tells apart registrations of the same type and argument types.
+    ///   - first: The type of the first runtime argument: the initializer's first parameter.
+    ///   - second: The type of the second runtime argument: its second parameter.
+    ///   - third: The type of the third runtime argument: its third parameter.
+    ///   - initializer: Makes the instance; the parameters after the arguments are resolved from the container.
+    /// - Returns: The registration.
+    @discardableResult
+    public func autoregister<Service, First, Second, Third, each Dependency>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        arguments first: First.Type,
+        _ second: Second.Type,
+        _ third: Third.Type,
+        initializer: @escaping (First, Second, Third, repeat each Dependency) throws -> Service
+    ) -> ServiceEntry<Service> {
+        autoregister(serviceType, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self)) {
+            (resolver: any Resolver, first: First, second: Second, third: Third) in
+            try initializer(first, second, third, repeat resolver.require((each Dependency).self))
+        }
+    }
+
+    /// Registers a factory taking runtime arguments, with the dependencies its initializer declares.
+    private func autoregister<Service, each Argument>(
+        _ serviceType: Service.Type,
+        name: String?,
+        dependencies: [DeclaredDependency],
+        factory: @escaping (any Resolver, repeat each Argument) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let box = FactoryBox<repeat each Argument> { (resolver: any Resolver, argument: repeat each Argument) in
+            try factory(resolver, repeat each argument)
+        }
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            argumentsType: (any Resolver, repeat each Argument).self,
+            factory: box,
+            objectScope: defaultObjectScope
+        )
+        return publish(entry, name: name, dependencies: dependencies)
+    }
+
+    /// Records the declared dependencies on `entry`, then adds it (so no reader sees it without them).
+    private func publish<Service>(
+        _ entry: ServiceEntry<Service>,
+        name: String?,
+        dependencies: [DeclaredDependency]
+    ) -> ServiceEntry<Service> {
+        entry.declaredDependencies = dependencies
+        entry.container = self
+        add(
+            entry,
+            as: Service.self,
+            key: ServiceKey(serviceType: Service.self, argumentsType: entry.argumentsType, name: name)
+        )
+        return entry
+    }
+}
+
+/// A dependency an autoregistered service declares through the type of one of its initializer's parameters.
+///
+/// Verification reads these instead of building the service: an autoregistered service's dependencies are
+/// known from its initializer's signature.
+struct DeclaredDependency: Sendable {
+    /// How the initializer takes the dependency.
+    typealias Access = DependencyGraph.Edge.Access
+
+    /// The parameter's type, as the initializer takes it: `Engine`, `Engine?`, `Lazy<Engine>`.
+    let parameterType: Any.Type
+    /// The service behind a wrapper: `Engine` in all three examples. The parameter's own type otherwise.
+    let serviceType: Any.Type
+    let access: Access
+
+    /// The dependency of a parameter of type `Parameter`.
+    init<Parameter>(_: Parameter.Type) {
+        parameterType = Parameter.self
+        if let wrapper = Parameter.self as? any DeclaredWrapper.Type {
+            serviceType = wrapper.wrappedType
+            access = wrapper.declaredAccess
+        } else {
+            serviceType = Parameter.self
+            access = .direct
+        }
+    }
+
+    /// The key the initializer's parameter is resolved with (no name, no arguments).
+    var parameterKey: ServiceKey {
+        ServiceKey(serviceType: parameterType, argumentsType: noArguments)
+    }
+
+    /// The key of the service behind the wrapper.
+    var serviceKey: ServiceKey {
+        ServiceKey(serviceType: serviceType, argumentsType: noArguments)
+    }
+
+    /// The dependencies of an initializer taking `parameters`, in order.
+    static func list<each Parameter>(_ parameters: repeat (each Parameter).Type) -> [DeclaredDependency] {
+        var result: [DeclaredDependency] = []
+        for parameter in repeat each parameters {
+            result.append(DeclaredDependency(parameter))
+        }
+        return result
+    }
+}
+
+/// A wrapper that the container makes around a registration (see ``InstanceWrapper``), with how a service
+/// that takes it depends on the wrapped one.
+protocol DeclaredWrapper: InstanceWrapper {
+    /// How a parameter of this type depends on ``InstanceWrapper/wrappedType``.
+    static var declaredAccess: DeclaredDependency.Access { get }
+}
+
+extension Optional: DeclaredWrapper {
+    static var declaredAccess: DeclaredDependency.Access { .optional }
+}
+
+extension Lazy: DeclaredWrapper {
+    static var declaredAccess: DeclaredDependency.Access { .lazy }
+}
+
+extension Provider: DeclaredWrapper {
+    static var declaredAccess: DeclaredDependency.Access { .provider }
+}
