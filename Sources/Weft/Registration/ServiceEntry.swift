@@ -269,7 +269,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let copy =
             isPlain
             ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
-            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: erasedFactory as Any)
+            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
         lock.withLock {
             (copy.scope, copy.policy) = (scope, policy)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
