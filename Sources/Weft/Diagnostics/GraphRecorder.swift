@@ -37,17 +37,6 @@ final class GraphRecorder {
     private var nextIsProperty = false
     /// Set when an `Optional` is made around a registration, for the resolve of the wrapped service.
     private var nextIsOptional = false
-    /// What the last ``resolving(_:state:)`` call saw: the engine reports the first resolve of a singleton
-    /// twice (its fast path, then the build), and the second report, which sees the same, is skipped.
-    private var previous: Sighting?
-
-    /// A resolve of `entry` seen from the innermost frame: its registration, its phase and the stack's depth.
-    private struct Sighting: Equatable {
-        let entry: ObjectIdentifier
-        let parent: ObjectIdentifier?
-        let inFactory: Bool
-        let depth: Int
-    }
 
     init(nodeOfEntry: [ObjectIdentifier: Int], containers: Set<ObjectIdentifier>) {
         self.nodeOfEntry = nodeOfEntry
@@ -67,21 +56,11 @@ final class GraphRecorder {
 
     /// A resolve of the registration `entry` starts.
     func resolving(_ entry: EntryReference, state: ResolutionState) {
-        let id = ObjectIdentifier(entry.object)
-        let frame = state.frames.last
-        let sighting = Sighting(
-            entry: id,
-            parent: frame.map { ObjectIdentifier($0.entry.object) },
-            inFactory: frame?.inFactory ?? false,
-            depth: state.frames.count
-        )
-        guard sighting != previous else { return }
-        guard let child = nodeOfEntry[id] else {
+        guard let child = nodeOfEntry[ObjectIdentifier(entry.object)] else {
             resetMarks()
             return
         }
         add(.node(child), access: nextIsOptional ? .optional : .direct, state: state)
-        previous = sighting
     }
 
     /// A `Lazy`, `Provider` or `Optional` around the registration for `key` is being made in `container`.
@@ -124,7 +103,6 @@ final class GraphRecorder {
     static func resolvingProperty<T>(_ body: () throws -> T) rethrows -> T {
         guard let recorder = ResolutionState.current.fields.pointee.graphRecorder else { return try body() }
         recorder.nextIsProperty = true
-        recorder.previous = nil
         defer { recorder.nextIsProperty = false }
         return try body()
     }
@@ -149,6 +127,5 @@ final class GraphRecorder {
     private func resetMarks() {
         nextIsProperty = false
         nextIsOptional = false
-        previous = nil
     }
 }

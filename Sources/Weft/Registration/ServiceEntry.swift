@@ -71,13 +71,19 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return try plainFactory(resolver)
     }
 
-    /// The stored `.container` instance if there is one that `state` may use; otherwise what `orElse` returns.
+    /// The stored `.container` instance if there is one that `state` may use (after calling `found`);
+    /// otherwise what `orElse` returns.
     @inline(__always)
-    func completeSharedInstance(for state: ResolutionState, orElse: () throws -> Service) rethrows -> Service {
+    func completeSharedInstance(
+        for state: ResolutionState,
+        found: () -> Void,
+        orElse: () throws -> Service
+    ) rethrows -> Service {
         lock.lock()
         if let typedShared, building == nil || building?.state === state {
             let instance = typedShared.pointee
             lock.unlock()
+            found()
             return instance
         }
         lock.unlock()

@@ -17,14 +17,14 @@ extension Container {
     @inline(__always)
     private func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
         if found.exact, found.policy == .shared {
-            // A built singleton is returned without entering a graph (so it is recorded as a dependency here;
-            // every other path records it in `make(_:key:state:as:produce:)`).
-            if !state.fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
-            if let recorder = state.fields.pointee.graphRecorder { recorder.resolving(found.entry, state: state) }
+            // A built singleton is returned without entering a graph, so its use is noted here; when it is not
+            // built yet, `make(_:key:state:as:produce:)` notes it, as for every other path.
             return try found.entry._withUnsafeGuaranteedRef {
-                try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(for: state) {
-                    try makeWithoutArguments(found, key: key, state: state)
-                }
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
+                    for: state,
+                    found: { noteUse(of: found.entry, state: state) },
+                    orElse: { try makeWithoutArguments(found, key: key, state: state) }
+                )
             }
         }
         return try makeWithoutArguments(found, key: key, state: state)
@@ -270,8 +270,7 @@ extension Container {
     ) throws -> Value {
         let fields = state.fields
         guard let graph = fields.pointee.graph else { throw missing(key, state: state) }
-        if !fields.pointee.sharedBuilds.isEmpty { recordDependency(found.entry, state: state) }
-        if let recorder = fields.pointee.graphRecorder { recorder.resolving(found.entry, state: state) }
+        noteUse(of: found.entry, state: state)
         switch found.policy {
         case .transient:
             return try build(found, key: key, state: state, claimed: false, produce: produce)
@@ -286,6 +285,15 @@ extension Container {
         default:
             return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         }
+    }
+
+    /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
+    /// and for a verification's recorder, when one is installed. Called once per resolve of a registration.
+    @inline(__always)
+    private func noteUse(of entry: EntryReference, state: ResolutionState) {
+        let fields = state.fields
+        if !fields.pointee.sharedBuilds.isEmpty { recordDependency(entry, state: state) }
+        if let recorder = fields.pointee.graphRecorder { recorder.resolving(entry, state: state) }
     }
 
     /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
