@@ -28,6 +28,8 @@ SCENARIOS = {
     "6-child": ("6. child container + resolve", "new child, resolve from parent", 1_000),
     "7a-threads1": ("7a. 20,000 resolves, 1 thread", "resolve A(B(C), C)", 20_000),
     "7b-threads2": ("7b. 2 x 10,000 resolves, 2 threads", "resolve A(B(C), C)", 20_000),
+    "8-async": ("8. async resolve (async factories)", "await A(B(C), C), C shared", 1_000),
+    "9-scope": ("9. scope: create, resolve, teardown", "new scope, resolve twice, end", 1_000),
 }
 
 

@@ -32,6 +32,7 @@ let benchmarks: @Sendable () -> Void = {
 
     registerHandWrittenBenchmarks()
     registerWeftBenchmarks()
+    registerWeftAsyncBenchmarks()
     registerSwinjectBenchmarks()
 }
 

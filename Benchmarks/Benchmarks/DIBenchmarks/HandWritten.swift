@@ -92,4 +92,21 @@ func registerHandWrittenBenchmarks() {
             }
         }
     }
+
+    Benchmark("8-async/\(library)") { benchmark async in
+        for _ in benchmark.scaledIterations {
+            blackHole(await AsyncWiring.makeA())
+        }
+    }
+
+    Benchmark("9-scope/\(library)") { benchmark, singletons in
+        for _ in benchmark.scaledIterations {
+            let unit = Unit(c: singletons.c)
+            blackHole(unit as any UnitProto)
+            blackHole(unit as any UnitProto)
+            unit.tearDown()
+        }
+    } setup: {
+        Singletons()
+    }
 }

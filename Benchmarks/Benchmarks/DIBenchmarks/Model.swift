@@ -79,3 +79,38 @@ func check(_ graph: (any AProto)?, sharesC: Bool, _ library: String) {
         fatalError("\(library): C is \(sharesC ? "not " : "")shared inside the graph")
     }
 }
+
+/// The per-unit-of-work service of scenario 9: made once per scope from a singleton, torn down at the
+/// scope's end.
+protocol UnitProto: AnyObject {
+    var c: any CProto { get }
+}
+
+final class Unit: UnitProto {
+    let c: any CProto
+    private(set) var open = true
+
+    init(c: any CProto) {
+        self.c = c
+    }
+
+    func tearDown() {
+        open = false
+    }
+}
+
+/// Hand-written async construction of `A(b: B(c: C()), c: C())` with `C` shared, one async function per
+/// service, as scenario 8's baseline.
+enum AsyncWiring {
+    @inline(never)
+    static func makeC() async -> any CProto { C() }
+
+    @inline(never)
+    static func makeB(c: any CProto) async -> any BProto { B(c: c) }
+
+    @inline(never)
+    static func makeA() async -> any AProto {
+        let c = await makeC()
+        return A(b: await makeB(c: c), c: c)
+    }
+}

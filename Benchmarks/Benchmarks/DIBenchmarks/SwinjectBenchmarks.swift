@@ -110,4 +110,29 @@ func registerSwinjectBenchmarks() {
     } setup: {
         ThreadSafe(value: graphContainer(transient: true).synchronize())
     }
+
+    // Swinject has no async factories: the same graph, resolved from async code.
+    Benchmark("8-async/\(library)") { (benchmark: Benchmark, container: Container) async in
+        for _ in benchmark.scaledIterations {
+            blackHole(container.resolve(AProto.self)!)
+        }
+    } setup: {
+        graphContainer(transient: false)
+    }
+
+    // Swinject has no scopes: a child container per unit of work, with its own `.container` registration.
+    Benchmark("9-scope/\(library)") { (benchmark: Benchmark, parent: Container) in
+        for _ in benchmark.scaledIterations {
+            let child = Container(parent: parent)
+            child.register(UnitProto.self) { r in Unit(c: r.resolve(CProto.self)!) }.inObjectScope(.container)
+            let unit = child.resolve(UnitProto.self)!
+            precondition(child.resolve(UnitProto.self)! === unit)
+            blackHole(unit)
+            (unit as? Unit)?.tearDown()
+        }
+    } setup: {
+        let parent = Container()
+        parent.register(CProto.self) { _ in C() }.inObjectScope(.container)
+        return parent
+    }
 }
