@@ -8,28 +8,53 @@ struct AsyncStep {
     let shared: Bool
 }
 
-/// What an async factory's resolver carries: the graph and the steps that led to the factory. Immutable; a
-/// factory's nested resolves get a copy with one more step, so concurrent child tasks each have their own path.
+/// What an async factory's resolver carries: the graph and the steps that led to the factory, as a chain
+/// from the innermost step outwards. Immutable; a factory's nested resolves get a context of one more step
+/// (one allocation), so concurrent child tasks each have their own path.
 final class AsyncContext: Sendable {
     let graph: AsyncGraph
-    let steps: [AsyncStep]
+    /// The innermost step; nil for a top-level resolve.
+    let step: AsyncStep?
+    /// The steps before it.
+    let outer: AsyncContext?
+    /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
+    let innermostBuild: AsyncBuild?
 
-    init(graph: AsyncGraph, steps: [AsyncStep]) {
+    init(graph: AsyncGraph) {
         self.graph = graph
-        self.steps = steps
+        step = nil
+        outer = nil
+        innermostBuild = nil
+    }
+
+    private init(outer: AsyncContext, step: AsyncStep) {
+        graph = outer.graph
+        self.step = step
+        self.outer = outer
+        innermostBuild = step.build ?? outer.innermostBuild
+    }
+
+    /// The steps, innermost first.
+    private var stepsInward: some Sequence<AsyncStep> {
+        sequence(first: self, next: \.outer).lazy.compactMap(\.step)
     }
 
     /// The path for messages: `Garage -> Car`.
-    var path: [String] { steps.map(\.key.pathComponent) }
+    var path: [String] { stepsInward.map(\.key.pathComponent).reversed() }
 
-    /// The builds in flight on this path, outermost first.
-    var builds: [AsyncBuild] { steps.compactMap(\.build) }
+    /// The builds in flight on this path.
+    var builds: [AsyncBuild] { stepsInward.compactMap(\.build) }
 
     /// The innermost registration on the path whose instance outlives the graph.
-    var sharedBuilder: _ServiceEntryBase? { steps.last(where: \.shared)?.entry }
+    var sharedBuilder: _ServiceEntryBase? { stepsInward.first(where: \.shared)?.entry }
+
+    /// Whether `entry`'s factory is running on this path.
+    func contains(_ entry: _ServiceEntryBase) -> Bool {
+        stepsInward.contains { $0.entry === entry }
+    }
 
     func appending(_ step: AsyncStep) -> AsyncContext {
-        AsyncContext(graph: graph, steps: steps + [step])
+        AsyncContext(outer: self, step: step)
     }
 }
 
@@ -46,6 +71,9 @@ final class AsyncGraph: @unchecked Sendable {
     var slots: [ObjectIdentifier: Slot] = [:]
     /// Registrations whose storage holds an instance for ``id``.
     var stored: [_ServiceEntryBase] = []
+    /// Graph-scoped instances of async factories not yet in their registrations' storage: only a synchronous
+    /// part of the graph looks there, so they go in when one starts (see ``publish()``).
+    var unpublished: [(entry: _ServiceEntryBase, made: Made)] = []
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     var kept: [Any] = []
@@ -54,12 +82,27 @@ final class AsyncGraph: @unchecked Sendable {
         id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
     }
 
+    /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
+    /// part of the graph finds them.
+    func publish() {
+        let pending: [(entry: _ServiceEntryBase, made: Made)] = AsyncBuilds.lock.withLock {
+            guard !unpublished.isEmpty else { return [] }
+            defer {
+                stored += unpublished.map(\.entry)
+                unpublished = []
+            }
+            return unpublished
+        }
+        for (entry, made) in pending { entry.storeMade(made.value, inGraph: id) }
+    }
+
     /// Ends the graph: storages let go of its instances, and what it kept is released.
     func end() {
         let (stored, kept) = AsyncBuilds.lock.withLock {
             defer {
                 self.stored = []
                 self.kept = []
+                unpublished = []
                 slots = [:]
             }
             return (self.stored, self.kept)
@@ -100,7 +143,7 @@ enum AsyncBuilds {
     /// Waits for `build` to finish, unless it (through what it waits for) waits for a build on `context`'s
     /// path, which would never end.
     static func wait(for build: AsyncBuild, context: AsyncContext) async -> AsyncBuild.Outcome {
-        let holder = context.builds.last
+        let holder = context.innermostBuild
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AsyncBuild.Outcome, Never>) in
             let immediate: AsyncBuild.Outcome? = lock.withLock {
                 if let outcome = build.outcome { return outcome }

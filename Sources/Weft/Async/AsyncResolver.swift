@@ -109,7 +109,7 @@ public struct AsyncResolver: Sendable {
             made = try await container.makeAsync(Service.self, key: key, context: context, arguments: arguments)
         } else {
             let graph = AsyncGraph()
-            let root = AsyncContext(graph: graph, steps: [])
+            let root = AsyncContext(graph: graph)
             do {
                 made = try await container.makeAsync(Service.self, key: key, context: root, arguments: arguments)
             } catch {

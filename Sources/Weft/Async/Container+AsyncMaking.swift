@@ -9,13 +9,19 @@ extension Container {
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>
     ) async throws -> Made {
-        guard let entry = entry(for: key), let factory = entry.asyncFactory else {
-            return try await makeSynchronously(Service.self, key: key, context: context, arguments: arguments)
+        // This thread's lookup cache: no lock, no string hashing (the registration outlives the resolve, which
+        // holds its container).
+        let found = ResolutionState.withCurrent { $0.lookups.find(key, in: self) }
+        guard let found, let factory = found.entry.object.asyncFactory else {
+            return try await makeSynchronously(
+                Service.self, key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,
+                context: context, arguments: arguments)
         }
+        let entry = found.entry.object
         guard let box = factory as? AsyncFactoryBox<repeat each Argument> else {
             throw ResolutionError(reason: .typeMismatch, key: key, path: context.path + [key.pathComponent])
         }
-        if context.steps.contains(where: { $0.entry === entry }) {
+        if context.contains(entry) {
             throw ResolutionError(
                 reason: .circularDependency,
                 key: key,
@@ -23,14 +29,15 @@ extension Container {
             )
         }
         try checkCaptive(entry, key: key, context: context)
-        switch entry.configuration.policy {
+        let recipe = AsyncRecipe(entry: entry, box: box, key: key, hasCallbacks: found.hasCallbacks)
+        switch found.policy {
         case .transient:
             let step = AsyncStep(entry: entry, key: key, build: nil, shared: false)
-            return try await build(entry, box, key: key, step: step, context: context, arguments: arguments)
+            return try await build(recipe, step: step, context: context, arguments: arguments)
         case .perGraph:
-            return try await makeInGraph(entry, box, key: key, context: context, arguments: arguments)
+            return try await makeInGraph(recipe, context: context, arguments: arguments)
         case .shared:
-            return try await makeShared(entry, box, key: key, context: context, arguments: arguments)
+            return try await makeShared(recipe, context: context, arguments: arguments)
         case .perScope:
             let ended = outsideScopeReason() == .scopeEnded
             throw ResolutionError(
@@ -44,12 +51,11 @@ extension Container {
     /// A graph-scoped instance of an async factory: the graph's, or one made now (other tasks of the graph
     /// that ask meanwhile wait for it).
     private func makeInGraph<each Argument>(
-        _ entry: _ServiceEntryBase,
-        _ box: AsyncFactoryBox<repeat each Argument>,
-        key: ServiceKey,
+        _ recipe: AsyncRecipe<repeat each Argument>,
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>
     ) async throws -> Made {
+        let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
         while true {
@@ -57,7 +63,7 @@ extension Container {
                 if let slot = graph.slots[id] { return slot }
                 let build = AsyncBuild(key: key)
                 graph.slots[id] = .building(build)
-                context.builds.last?.waitsFor.append(build)
+                context.innermostBuild?.waitsFor.append(build)
                 return .made(Made(value: build))
             }
             switch slot {
@@ -65,11 +71,15 @@ extension Container {
                 guard let build = made.value as? AsyncBuild else { return made }
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: false)
                 let make: () async throws -> Made = {
-                    let made = try await self.build(
-                        entry, box, key: key, step: step, context: context, arguments: arguments, store: graph.id)
+                    let made = try await self.build(recipe, step: step, context: context, arguments: arguments)
                     AsyncBuilds.lock.withLock {
                         graph.slots[id] = .made(made)
-                        graph.stored.append(entry)
+                        // Into the registration's storage only when a synchronous part of the graph may look.
+                        if recipe.hasCallbacks {
+                            graph.stored.append(entry)
+                        } else {
+                            graph.unpublished.append((entry, made))
+                        }
                     }
                     return made
                 }
@@ -87,12 +97,11 @@ extension Container {
     /// A shared instance of an async factory (`.container`, a scope's `.scoped`, custom scopes): the stored
     /// one, or one made now while other tasks that ask wait for it.
     private func makeShared<each Argument>(
-        _ entry: _ServiceEntryBase,
-        _ box: AsyncFactoryBox<repeat each Argument>,
-        key: ServiceKey,
+        _ recipe: AsyncRecipe<repeat each Argument>,
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>
     ) async throws -> Made {
+        let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
         while true {
@@ -101,7 +110,7 @@ extension Container {
                 if let build = AsyncBuilds.inFlight[id] { return .wait(build) }
                 let build = AsyncBuild(key: key)
                 AsyncBuilds.inFlight[id] = build
-                context.builds.last?.waitsFor.append(build)
+                context.innermostBuild?.waitsFor.append(build)
                 return .build(build)
             }
             switch claim {
@@ -117,7 +126,7 @@ extension Container {
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
                 let make: () async throws -> Made = {
                     let made = try await self.build(
-                        entry, box, key: key, step: step, context: context, arguments: arguments, store: graph.id)
+                        recipe, step: step, context: context, arguments: arguments, store: graph.id)
                     AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
                     return made
                 }
@@ -135,7 +144,7 @@ extension Container {
         make: () async throws -> Made,
         onFailure: () -> Void
     ) async throws -> Made {
-        let parent = context.builds.last
+        let parent = context.innermostBuild
         do {
             let made = try await make()
             let waiters = AsyncBuilds.lock.withLock { AsyncBuilds.finishLocked(build, .made(made), parent: parent) }
@@ -151,27 +160,31 @@ extension Container {
         }
     }
 
-    /// Calls the async factory of `entry`, stores the instance for `store`'s graph when given, and runs the
-    /// registration's `initCompleted` callbacks.
+    /// Calls the async factory of `recipe`, stores the instance for `store`'s graph when given (and for the
+    /// graph of a graph-scoped one with callbacks), and runs the registration's `initCompleted` callbacks.
     private func build<each Argument>(
-        _ entry: _ServiceEntryBase,
-        _ box: AsyncFactoryBox<repeat each Argument>,
-        key: ServiceKey,
+        _ recipe: AsyncRecipe<repeat each Argument>,
         step: AsyncStep,
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>,
-        store graph: GraphIdentifier? = nil
+        store: GraphIdentifier? = nil
     ) async throws -> Made {
+        let (entry, key) = (recipe.entry, recipe.key)
         let inner = context.appending(step)
         let made: Made
         do {
-            made = try await box.make(AsyncResolver(container: self, context: inner), arguments)
+            made = try await recipe.box.make(AsyncResolver(container: self, context: inner), arguments)
         } catch let error as ResolutionError {
             throw error
         } catch {
             throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
         }
+        guard recipe.hasCallbacks else {
+            if let store { entry.storeMade(made.value, inGraph: store) }
+            return made
+        }
         // Stored before the callbacks run, so that a cycle they close finds the instance.
+        let graph = store ?? (step.build != nil ? context.graph.id : nil)
         if let graph { entry.storeMade(made.value, inGraph: graph) }
         do {
             try runSegment(inner) { _ in try entry.runInitCompleted(resolver: self, instance: made.value) }
@@ -193,10 +206,10 @@ extension Container {
     private func makeSynchronously<Service, each Argument>(
         _: Service.Type,
         key: ServiceKey,
+        onMainActor: Bool,
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>
     ) async throws -> Made {
-        let onMainActor = entry(for: key)?.runsOnMainActor ?? false
         let make: @Sendable () throws -> Made = {
             do {
                 return try self.runSegment(context) { _ in
@@ -218,7 +231,8 @@ extension Container {
     /// Runs `body` in the synchronous engine, inside `context`'s graph and with its shared builder noted (for
     /// invalidation and captive scoped services); keeps what the graph made meanwhile until the graph ends.
     private func runSegment<T>(_ context: AsyncContext, _ body: (ResolutionState) throws -> T) throws -> T {
-        try resolving(graph: context.graph.id) { state in
+        context.graph.publish()
+        return try resolving(graph: context.graph.id) { state in
             let builder = context.sharedBuilder
             if let builder { state.fields.pointee.sharedBuilds.append(.passUnretained(builder)) }
             let result = try body(state)
@@ -235,7 +249,7 @@ extension Container {
         var error = error
         error.path = context.path + error.path
         if error.reason == .requiresAsync, let key = error.key, let entry = entry(for: key),
-            context.steps.contains(where: { $0.entry === entry })
+            context.contains(entry)
         {
             return ResolutionError(reason: .circularDependency, key: key, path: error.path)
         }
@@ -264,4 +278,12 @@ private enum SharedClaim {
     case stored(Made)
     case wait(AsyncBuild)
     case build(AsyncBuild)
+}
+
+/// What the engine needs of an async registration to build it.
+private struct AsyncRecipe<each Argument> {
+    let entry: _ServiceEntryBase
+    let box: AsyncFactoryBox<repeat each Argument>
+    let key: ServiceKey
+    let hasCallbacks: Bool
 }
