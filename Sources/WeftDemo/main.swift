@@ -1,7 +1,8 @@
 // weft-demo: runs every scenario of the seed documents (Swinject's "Injection Patterns" and
 // "Circular Dependencies" pages, Resolver's "Cyclic Dependencies" page, ZIKRouter's "Circular
 // Dependency" page) with Weft, and says in plain words what got wired to what; then verifies a broken
-// container. `weft-demo graph [--dot | --mermaid]` prints the dependency graph of a small shop app instead.
+// container and shows async factories and per-request scopes. `weft-demo graph [--dot | --mermaid]`
+// prints the dependency graph of a small shop app instead.
 //
 // Each section lives in its own file; this file runs them in order and holds the small printing
 // helpers they share.
@@ -23,6 +24,7 @@ if commandLine.first == "graph" {
         try runResolverSeedDemo()
         try runZIKRouterDemo()
         try runVerificationDemo()
+        try await runAsyncScopesDemo()
         print("")
         print("Done: every scenario ran as described.")
     } catch {
