@@ -136,6 +136,17 @@ final class RequestCache: Sendable {
         #expect(log.values == ["work 2", "work 1", "work 1"])
     }
 
+    @Test func endingAScopeReleasesSingletonsRegisteredInTheScopeItself() async throws {
+        let log = Collected<String>()
+        let container = Container()
+        let scope = container.makeScope()
+        scope.register(RequestWork.self) { _ in RequestWork(id: 5, log: log) }.inObjectScope(.container)
+        let first = try scope.require(RequestWork.self)
+        try await scope.end()
+        #expect(log.values == ["work 5"])
+        #expect(try scope.require(RequestWork.self) !== first)
+    }
+
     @Test func withScopeEndsTheScopeAlsoWhenTheBodyThrows() async throws {
         let log = Collected<String>()
         let container = container(log: log, made: Counter())

@@ -99,12 +99,9 @@ extension Container {
                 failures.append(.init(service: label, error: error))
             }
         }
-        if isScope {
-            for copy in copies { copy.discardInstance() }
-        } else {
-            for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
-                entry.discardInstance()
-            }
+        for copy in copies { copy.discardInstance() }
+        for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
+            entry.discardInstance()
         }
         if !failures.isEmpty { throw TeardownError(failures: failures) }
     }
