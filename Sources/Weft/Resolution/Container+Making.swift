@@ -135,6 +135,8 @@ extension Container {
         let outer = fields.pointee.graph
         if fields.pointee.depth == 0 {
             fields.pointee.topContainer = ObjectIdentifier(self)
+            // Records below the top belong to a graph that is being released (a deinit started this resolve).
+            fields.pointee.made.mark = fields.pointee.made.count
             if let given = graph ?? takeRestoredGraph() {
                 fields.pointee.graph = given
                 fields.pointee.privateGraph = nil
@@ -190,54 +192,42 @@ extension Container {
 
     /// Ends the graph of a top-level resolve that made or used instances: tells their storages, or, when
     /// the resolve failed, discards what it stored (graph-scoped instances, and shared ones whose
-    /// `initCompleted` callbacks did not all run).
+    /// `initCompleted` callbacks did not all run); then releases the instances.
+    ///
+    /// Telling a storage or releasing an instance may run a deinit that resolves again on this thread: that
+    /// resolve starts a graph of its own above ``ResolutionState/Fields/made``'s top and pops back to it, so
+    /// the records are read by index, through `fields`, after every call that may run one.
     private func completeGraph(_ state: ResolutionState, graph: GraphIdentifier?, failed: Bool) {
         let fields = state.fields
-        // Everything the records hold leaves the state first: releasing the instances may run deinits that
-        // resolve again on this thread, with records and cells of their own.
-        var made: [MadeInstance] = []
-        swap(&made, &fields.pointee.made)
-        var instances: [Any] = []
-        swap(&instances, &fields.pointee.madeInstances)
-        var cells = TypedCells()
-        swap(&cells, &fields.pointee.cells)
-        made.withUnsafeBufferPointer { records in
-            let unfinished = fields.pointee.claims
-            for index in records.indices where records[index].inStorage {
-                let entry = records[index].entry.object
-                let discard = records[index].policy == .perGraph || unfinished.contains { $0 === entry }
-                if failed, let graph, discard {
-                    entry.store(nil, inGraph: graph)
-                }
-                entry.graphCompleted()
+        let first = fields.pointee.made.mark
+        let end = fields.pointee.made.count
+        var index = first
+        while index < end {
+            let record = fields.pointee.made[index]
+            index += 1
+            guard record.inStorage else { continue }
+            let entry = record.entry.object
+            if failed, let graph,
+                record.policy == .perGraph || fields.pointee.claims.contains(where: { $0 === entry })
+            {
+                entry.store(nil, inGraph: graph)
             }
+            entry.graphCompleted()
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
         waitForAdoptedInstances(of: state)
         var kept: [Container] = []
-        swap(&kept, &fields.pointee.keptContainers)
-        // The cells are out of the state, so a deinit that resolves again cannot reuse them meanwhile.
-        made.withUnsafeBufferPointer { records in
-            for record in records {
-                if let cell = record.typed { cells.destroy(cell) }
-            }
+        if !fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+        // Newest first, each in place: the slot stays taken while its instance is released.
+        while fields.pointee.made.count > first {
+            let last = fields.pointee.made.count - 1
+            fields.pointee.made.destroy(at: last)
+            fields.pointee.made.count = last
         }
-        instances.removeAll(keepingCapacity: true)
-        // The buffers go back only if nothing took their place meanwhile.
-        cells.reset()
-        if fields.pointee.cells.isUnallocated { swap(&cells, &fields.pointee.cells) }
-        cells.deallocate()
-        if fields.pointee.madeInstances.isEmpty { swap(&instances, &fields.pointee.madeInstances) }
-        made.removeAll(keepingCapacity: true)
-        if fields.pointee.made.isEmpty { swap(&made, &fields.pointee.made) }
-        kept.removeAll(keepingCapacity: true)
-        if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
-    }
-
-    /// The instance of `record` as `Any`.
-    private func instance(of record: MadeInstance, state: ResolutionState) -> Any {
-        if record.erasedIndex >= 0 { return state.fields.pointee.madeInstances[Int(record.erasedIndex)] }
-        return record.typed.unsafelyUnwrapped.erased
+        if !kept.isEmpty {
+            kept.removeAll(keepingCapacity: true)
+            if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+        }
     }
 
     /// Makes the current graph nameable from outside the resolve (a `Lazy`, `GraphIdentifier` or
@@ -247,11 +237,14 @@ extension Container {
         let fields = state.fields
         guard let graph = fields.pointee.privateGraph else { return }
         fields.pointee.privateGraph = nil
-        for index in fields.pointee.made.indices where !fields.pointee.made[index].inStorage {
+        var index = fields.pointee.made.mark
+        while index < fields.pointee.made.count {
             let record = fields.pointee.made[index]
-            guard record.graph == graph else { continue }
-            fields.pointee.made[index].inStorage = true
-            record.entry.object.store(instance(of: record, state: state), inGraph: graph)
+            if !record.inStorage, record.graph == graph {
+                fields.pointee.made.setInStorage(at: index)
+                record.entry.object.store(fields.pointee.made.erased(at: index), inGraph: graph)
+            }
+            index += 1
         }
     }
 
@@ -303,25 +296,26 @@ extension Container {
         entry.object.addDependent(builder.object)
     }
 
-    /// Where the instance of `entry` that this thread's resolve made in `graph` is in ``ResolutionState/made``.
+    /// Where the instance of `entry` that this thread's resolve made in `graph` is in
+    /// ``ResolutionState/Fields/made``.
     @inline(__always)
     private func madeIndex(of entry: EntryReference, in graph: GraphIdentifier, state: ResolutionState) -> Int? {
-        state.fields.pointee.made.withUnsafeBufferPointer { records in
-            var index = records.count
-            while index > 0 {
-                index -= 1
-                if records[index].entry === entry, records[index].graph == graph { return index }
-            }
-            return nil
+        let made = state.fields.pointee.made
+        var index = made.count
+        while index > made.mark {
+            index -= 1
+            let record = made[index]
+            if record.entry === entry, record.graph == graph { return index }
         }
+        return nil
     }
 
-    /// The instance at `index` in ``ResolutionState/made``, as `Value`: its typed copy when it has one.
+    /// The instance at `index` in ``ResolutionState/Fields/made``, as `Value`: read as it is kept when that
+    /// is `Value`, cast otherwise.
     private func madeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
-        if let cell = state.fields.pointee.made[index].typed, cell.type == Value.self {
-            return cell.load(as: Value.self)
-        }
-        return try convert(instance(of: state.fields.pointee.made[index], state: state), key: key, state: state)
+        let made = state.fields.pointee.made
+        if made[index].type == Value.self { return made.load(at: index, as: Value.self) }
+        return try convert(made.erased(at: index), key: key, state: state)
     }
 
     /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
@@ -394,10 +388,11 @@ extension Container {
 
         if policy != .transient {
             let inStorage = coordinated || graph != fields.pointee.privateGraph
-            let cell = policy == .perGraph && typed ? fields.pointee.cells.store(instance) : nil
-            var erasedIndex: Int32 = -1
-            if inStorage || cell == nil {
-                // Kept as `Any` too: for the storage, or because there is no typed cell to hold it.
+            if policy == .perGraph, typed, MadeRecords.fits(Value.self) {
+                // Kept as the type it was asked for, read back without a cast.
+                if inStorage { entry.object.store(erase(instance), inGraph: graph) }
+                fields.pointee.made.push(instance, entry: entry, graph: graph, inStorage: inStorage, policy: policy)
+            } else {
                 let erased = erase(instance)
                 if inStorage, policy == .shared, typed {
                     entry._withUnsafeGuaranteedRef {
@@ -407,19 +402,14 @@ extension Container {
                 } else if inStorage {
                     entry.object.store(erased, inGraph: graph)
                 }
-                erasedIndex = Int32(fields.pointee.madeInstances.count)
-                fields.pointee.madeInstances.append(erased)
-            }
-            fields.pointee.made.append(
-                MadeInstance(
+                fields.pointee.made.push(
+                    erased as Any,
                     entry: entry,
                     graph: graph,
                     inStorage: inStorage,
-                    policy: policy,
-                    typed: cell,
-                    erasedIndex: erasedIndex
+                    policy: policy
                 )
-            )
+            }
         }
         if found.hasCallbacks {
             fields.pointee.pending.append(
