@@ -340,6 +340,9 @@ extension Container {
 
     /// Makes a new instance of the registration `found` with `produce`, checking for cycles, keeping it for
     /// the graph or scope, and running (or queueing) its `initCompleted` callbacks.
+    ///
+    /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and
+    /// so that a transient instance with nothing to run after its factory skips ``keep(_:found:key:state:claimed:firstPending:)``.
     private func build<Value>(
         _ found: Lookup,
         key: ServiceKey,
@@ -348,12 +351,8 @@ extension Container {
         produce: () throws -> Value
     ) throws -> Value {
         let fields = state.fields
-        let graph = fields.pointee.graph.unsafelyUnwrapped
         let entry = found.entry
         let policy = found.policy
-        let coordinated = synchronized || policy == .shared
-        // Typed storage only when `Value` is the registered type (not `Any` on an erased path).
-        let typed = found.exact && Value.self == key.serviceType
         do {
             try checkCycle(entry, key: key, state: state)
         } catch {
@@ -380,14 +379,46 @@ extension Container {
         }
         fields.pointee.factoriesRunning -= 1
         if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
-        fields.pointee.frames[fields.pointee.frames.count - 1].inFactory = false
-        defer { fields.pointee.frames.pop() }
+        let frame = fields.pointee.frames.count - 1
+        fields.pointee.frames[frame].inFactory = false
+        if policy != .transient || found.hasCallbacks || claimed || fields.pointee.preparationFrame == frame
+            || fields.pointee.pending.count > firstPending
+        {
+            do {
+                try keep(instance, found: found, key: key, state: state, claimed: claimed, firstPending: firstPending)
+            } catch {
+                fields.pointee.frames.pop()
+                throw error
+            }
+        }
+        fields.pointee.frames.pop()
+        return instance
+    }
+
+    /// What follows the factory of ``build(_:key:state:claimed:produce:)`` while its frame is still on the
+    /// path: the caller's preparation, keeping the instance for the graph or scope, and its `initCompleted`
+    /// callbacks (run now when no factory is running any more, queued otherwise).
+    @inline(never)
+    private func keep<Value>(
+        _ instance: Value,
+        found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool,
+        firstPending: Int
+    ) throws {
+        let fields = state.fields
+        let graph = fields.pointee.graph.unsafelyUnwrapped
+        let entry = found.entry
+        let policy = found.policy
         if fields.pointee.preparationFrame == fields.pointee.frames.count - 1 {
             try prepare(erase(instance), entry: entry, key: key, state: state, claimed: claimed)
         }
 
         if policy != .transient {
-            let inStorage = coordinated || graph != fields.pointee.privateGraph
+            let inStorage = synchronized || policy == .shared || graph != fields.pointee.privateGraph
+            // Typed only when `Value` is the registered type (not `Any` on an erased path).
+            let typed = found.exact && Value.self == key.serviceType
             if policy == .perGraph, typed, MadeRecords.fits(Value.self) {
                 // Kept as the type it was asked for, read back without a cast.
                 if inStorage { entry.object.store(erase(instance), inGraph: graph) }
@@ -429,7 +460,6 @@ extension Container {
         if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
             try runPendingCompletions(state, from: firstPending)
         }
-        return instance
     }
 
     /// Runs the caller's preparation on the instance just made for it, before the instance is kept and
