@@ -3,6 +3,7 @@
 extension Container {
     /// Makes `serviceType` for a factory without runtime arguments: the hot path. A registration made for
     /// exactly this type is called and its instances kept and read back typed, without a dynamic cast.
+    @inline(__always)
     func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         try ResolutionState.withCurrent { state in
             let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
@@ -23,13 +24,22 @@ extension Container {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
                     for: state,
                     found: { noteUse(of: found.entry, state: state) },
-                    orElse: { try makeWithoutArguments(found, key: key, state: state) }
+                    orElse: { try makeOutOfLine(found, key: key, state: state) }
                 )
             }
         }
         return try makeWithoutArguments(found, key: key, state: state)
     }
 
+    /// ``makeWithoutArguments(_:key:state:)`` in a call of its own, so that the path of a built singleton
+    /// stays small.
+    @inline(never)
+    private func makeOutOfLine<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        try makeWithoutArguments(found, key: key, state: state)
+    }
+
+    /// Makes the registration `found` for `key` (no runtime arguments) as `Service`, in a graph.
+    @inline(__always)
     private func makeWithoutArguments<Service>(
         _ found: Lookup,
         key: ServiceKey,
@@ -381,9 +391,23 @@ extension Container {
         if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
         let frame = fields.pointee.frames.count - 1
         fields.pointee.frames[frame].inFactory = false
-        if policy != .transient || found.hasCallbacks || claimed || fields.pointee.preparationFrame == frame
-            || fields.pointee.pending.count > firstPending
+        // When nothing runs after the factory, a transient instance is done, and a graph-scoped one of a graph
+        // nothing outside can name only needs its record: what keep() would do, without its checks.
+        let simple =
+            !found.hasCallbacks && !claimed && fields.pointee.preparationFrame != frame
+            && fields.pointee.pending.count == firstPending
+        if simple, policy == .transient {
+        } else if simple, policy == .perGraph, !synchronized, fields.pointee.graph == fields.pointee.privateGraph,
+            found.exact, Value.self == key.serviceType, MadeRecords.fits(Value.self)
         {
+            fields.pointee.made.push(
+                instance,
+                entry: entry,
+                graph: fields.pointee.graph.unsafelyUnwrapped,
+                inStorage: false,
+                policy: policy
+            )
+        } else {
             do {
                 try keep(instance, found: found, key: key, state: state, claimed: claimed, firstPending: firstPending)
             } catch {
