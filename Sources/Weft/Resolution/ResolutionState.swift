@@ -1,3 +1,5 @@
+import WeftAtomics
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -291,15 +293,18 @@ final class ResolutionState {
 
     @inline(__always)
     private static var currentReference: Unmanaged<ResolutionState> {
-        if let pointer = pthread_getspecific(threadKey) {
+        if let pointer = weft_current_thread_state() {
             return Unmanaged<ResolutionState>.fromOpaque(pointer)
         }
         return makeCurrent()
     }
 
+    /// Makes the calling thread's state: kept in a thread-local variable for reading, and under a pthread key
+    /// whose destructor releases it when the thread ends.
     private static func makeCurrent() -> Unmanaged<ResolutionState> {
         let state = Unmanaged.passRetained(ResolutionState())
         pthread_setspecific(threadKey, state.toOpaque())
+        weft_set_current_thread_state(state.toOpaque())
         return state
     }
 
@@ -335,6 +340,8 @@ final class ResolutionState {
     private let threadKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
+            // A destructor of another key that runs later and resolves makes a new state.
+            weft_set_current_thread_state(nil)
             Unmanaged<ResolutionState>.fromOpaque(pointer).release()
         }
         return key
@@ -344,6 +351,8 @@ final class ResolutionState {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
+            // A destructor of another key that runs later and resolves makes a new state.
+            weft_set_current_thread_state(nil)
             Unmanaged<ResolutionState>.fromOpaque(pointer).release()
         }
         return key
