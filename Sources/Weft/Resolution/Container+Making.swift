@@ -5,13 +5,30 @@ extension Container {
     /// exactly this type is called and its instances kept and read back typed, without a dynamic cast.
     @inline(__always)
     func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try ResolutionState.withCurrent { state in
-            let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
-            guard let found = state.lookups.find(key, in: self) else {
-                return try make(serviceType, name: name, option: nil)
+        // Without a name, in code of its own, where the key's name is known to be nil: copying and comparing it
+        // costs nothing.
+        guard let name else {
+            return try ResolutionState.withCurrent { state in
+                try make(ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType), state: state)
             }
-            return try make(found, key: key, state: state)
         }
+        return try makeNamed(serviceType, name: name)
+    }
+
+    /// ``makeWithoutArguments(_:name:)`` with a name.
+    @inline(never)
+    private func makeNamed<Service>(_ serviceType: Service.Type, name: String) throws -> Service {
+        try ResolutionState.withCurrent { state in
+            try make(ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name), state: state)
+        }
+    }
+
+    @inline(__always)
+    private func make<Service>(_ key: ServiceKey, state: ResolutionState) throws -> Service {
+        guard let found = state.lookups.find(key, in: self) else {
+            return try make(Service.self, name: key.name, option: nil)
+        }
+        return try make(found, key: key, state: state)
     }
 
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
@@ -225,7 +242,7 @@ extension Container {
             entry.graphCompleted()
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
-        waitForAdoptedInstances(of: state)
+        if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
         var kept: [Container] = []
         if !fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
         // Newest first, each in place: the slot stays taken while its instance is released.
@@ -525,8 +542,14 @@ extension Container {
     /// Throws when `entry` is already being made on this thread: its factory is running (the
     /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
     /// `initCompleted` that never reaches a shared instance).
+    @inline(__always)
     private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
-        guard let first = state.frames.firstIndex(of: entry) else { return }
+        guard let first = state.fields.pointee.frames.firstIndex(of: entry) else { return }
+        try checkCycle(entry, key: key, state: state, from: first)
+    }
+
+    /// The rest of ``checkCycle(_:key:state:)`` when `entry` is on the path from frame `first` on.
+    private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState, from first: Int) throws {
         let loop = state.frames.suffix(from: first)
         let throughFactories = loop.allSatisfy(\.inFactory)
         let repeated = loop.dropFirst().contains { $0.entry === entry }
