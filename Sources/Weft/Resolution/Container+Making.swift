@@ -64,20 +64,21 @@ extension Container {
     ) throws -> Service {
         let outer = begin(state, graph: nil)
         do {
-            let instance: Service
+            // Each branch returns its own result (one local assigned in both would cost a move).
             if found.exact {
-                instance = try make(found, key: key, state: state, as: Service.self) {
+                let instance = try make(found, key: key, state: state, as: Service.self) {
                     // An exact lookup: the registration is a ServiceEntry<Service> with a plain factory.
                     try found.entry._withUnsafeGuaranteedRef {
                         try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
                     }
                 }
-            } else {
-                let made = try make(found, key: key, state: state, as: Any.self) {
-                    try invoke(found.entry.object, key: key, state: state)
-                }
-                instance = try cast(made, key: key, state: state)
+                finish(state, restoring: outer, failed: false)
+                return instance
             }
+            let made = try make(found, key: key, state: state, as: Any.self) {
+                try invoke(found.entry.object, key: key, state: state)
+            }
+            let instance: Service = try cast(made, key: key, state: state)
             finish(state, restoring: outer, failed: false)
             return instance
         } catch {
@@ -339,10 +340,16 @@ extension Container {
 
     /// The instance at `index` in ``ResolutionState/Fields/made``, as `Value`: read as it is kept when that
     /// is `Value`, cast otherwise.
+    @inline(__always)
     private func madeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
         let made = state.fields.pointee.made
         if made[index].type == Value.self { return made.load(at: index, as: Value.self) }
-        return try convert(made.erased(at: index), key: key, state: state)
+        return try convertMadeInstance(at: index, key: key, state: state)
+    }
+
+    /// ``madeInstance(at:key:state:)`` when the instance is kept as another type than `Value`.
+    private func convertMadeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
+        try convert(state.fields.pointee.made.erased(at: index), key: key, state: state)
     }
 
     /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
