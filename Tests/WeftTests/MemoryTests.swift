@@ -284,6 +284,61 @@ import Weft
         #expect(deinits.value == 200)
     }
 
+    /// The deinits of graph-scoped instances that only their graph held run while the graph's other instances
+    /// are still being released; each resolves a graph of its own, larger than the graph's records fit in at
+    /// once, whose last instance's deinit resolves yet another. Every graph shares its instances, and every
+    /// instance of every graph is released.
+    @Test func deinitsThatResolveLargeGraphsWhileTheirGraphEndsEachGetACorrectGraph() throws {
+        final class Probe {
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class Wide {
+            let pairs: [(Tracked, Tracked)]
+            init(pairs: [(Tracked, Tracked)]) { self.pairs = pairs }
+        }
+        final class Root {}
+        let width = 100
+        let levels = 3
+        let deinits = Counter()
+        let sharingGraphs = Counter()
+        let container = container(scope: .graph, deinits: deinits)
+        for index in 0..<width {
+            container.register(Tracked.self, name: "\(index)") { _ in Tracked(deinits: deinits) }
+        }
+        container.register(Wide.self) { r in
+            Wide(
+                pairs: try (0..<width).map { index in
+                    (try r.require(Tracked.self, name: "\(index)"), try r.require(Tracked.self, name: "\(index)"))
+                }
+            )
+        }
+        for level in 0..<levels {
+            container.register(Probe.self, name: "\(level)") { [unowned container] _ in
+                Probe {
+                    // Runs while the graph of `level` is being released: a new top-level graph on this thread.
+                    if level + 1 < levels { _ = container.resolve(Root.self, name: "\(level + 1)") }
+                }
+            }
+            container.register(Root.self, name: "\(level)") { r in
+                let wide = try r.require(Wide.self)
+                if wide.pairs.allSatisfy({ $0.0 === $0.1 }) { sharingGraphs.increment() }
+                _ = try r.require(Probe.self, name: "\(level)")  // held by the graph alone
+                return Root()
+            }
+        }
+
+        let resolves = 5
+        for _ in 0..<resolves {
+            _ = try container.require(Root.self, name: "0")
+        }
+
+        #expect(sharingGraphs.value == resolves * levels)
+        #expect(deinits.value == resolves * levels * width)
+        #expect(try perGraphRecords(reachableFrom: container) == 0)
+    }
+
     /// Shows that the record count used above observes real records: a graph that can be named again (here
     /// through `withObjectGraph`) and whose instance is still alive keeps its record, so that a later resolve
     /// in that graph finds the instance.

@@ -3,14 +3,32 @@
 extension Container {
     /// Makes `serviceType` for a factory without runtime arguments: the hot path. A registration made for
     /// exactly this type is called and its instances kept and read back typed, without a dynamic cast.
+    @inline(__always)
     func makeWithoutArguments<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try ResolutionState.withCurrent { state in
-            let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
-            guard let found = state.lookups.find(key, in: self) else {
-                return try make(serviceType, name: name, option: nil)
+        // Without a name, in code of its own, where the key's name is known to be nil: copying and comparing it
+        // costs nothing.
+        guard let name else {
+            return try ResolutionState.withCurrent { state in
+                try make(ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType), state: state)
             }
-            return try make(found, key: key, state: state)
         }
+        return try makeNamed(serviceType, name: name)
+    }
+
+    /// ``makeWithoutArguments(_:name:)`` with a name.
+    @inline(never)
+    private func makeNamed<Service>(_ serviceType: Service.Type, name: String) throws -> Service {
+        try ResolutionState.withCurrent { state in
+            try make(ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name), state: state)
+        }
+    }
+
+    @inline(__always)
+    private func make<Service>(_ key: ServiceKey, state: ResolutionState) throws -> Service {
+        guard let found = state.lookups.find(key, in: self) else {
+            return try make(Service.self, name: key.name, option: nil)
+        }
+        return try make(found, key: key, state: state)
     }
 
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
@@ -23,13 +41,22 @@ extension Container {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
                     for: state,
                     found: { try noteUse(of: found.entry, state: state) },
-                    orElse: { try makeWithoutArguments(found, key: key, state: state) }
+                    orElse: { try makeOutOfLine(found, key: key, state: state) }
                 )
             }
         }
         return try makeWithoutArguments(found, key: key, state: state)
     }
 
+    /// ``makeWithoutArguments(_:key:state:)`` in a call of its own, so that the path of a built singleton
+    /// stays small.
+    @inline(never)
+    private func makeOutOfLine<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        try makeWithoutArguments(found, key: key, state: state)
+    }
+
+    /// Makes the registration `found` for `key` (no runtime arguments) as `Service`, in a graph.
+    @inline(__always)
     private func makeWithoutArguments<Service>(
         _ found: Lookup,
         key: ServiceKey,
@@ -37,20 +64,21 @@ extension Container {
     ) throws -> Service {
         let outer = begin(state, graph: nil)
         do {
-            let instance: Service
+            // Each branch returns its own result (one local assigned in both would cost a move).
             if found.exact {
-                instance = try make(found, key: key, state: state, as: Service.self) {
+                let instance = try make(found, key: key, state: state, as: Service.self) {
                     // An exact lookup: the registration is a ServiceEntry<Service> with a plain factory.
                     try found.entry._withUnsafeGuaranteedRef {
                         try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
                     }
                 }
-            } else {
-                let made = try make(found, key: key, state: state, as: Any.self) {
-                    try invoke(found.entry.object, key: key, state: state)
-                }
-                instance = try cast(made, key: key, state: state)
+                finish(state, restoring: outer, failed: false)
+                return instance
             }
+            let made = try make(found, key: key, state: state, as: Any.self) {
+                try invoke(found.entry.object, key: key, state: state)
+            }
+            let instance: Service = try cast(made, key: key, state: state)
             finish(state, restoring: outer, failed: false)
             return instance
         } catch {
@@ -135,6 +163,8 @@ extension Container {
         let outer = fields.pointee.graph
         if fields.pointee.depth == 0 {
             fields.pointee.topContainer = ObjectIdentifier(self)
+            // Records below the top belong to a graph that is being released (a deinit started this resolve).
+            fields.pointee.made.mark = fields.pointee.made.count
             if let given = graph ?? takeRestoredGraph() {
                 fields.pointee.graph = given
                 fields.pointee.privateGraph = nil
@@ -190,54 +220,42 @@ extension Container {
 
     /// Ends the graph of a top-level resolve that made or used instances: tells their storages, or, when
     /// the resolve failed, discards what it stored (graph-scoped instances, and shared ones whose
-    /// `initCompleted` callbacks did not all run).
+    /// `initCompleted` callbacks did not all run); then releases the instances.
+    ///
+    /// Telling a storage or releasing an instance may run a deinit that resolves again on this thread: that
+    /// resolve starts a graph of its own above ``ResolutionState/Fields/made``'s top and pops back to it, so
+    /// the records are read by index, through `fields`, after every call that may run one.
     private func completeGraph(_ state: ResolutionState, graph: GraphIdentifier?, failed: Bool) {
         let fields = state.fields
-        // Everything the records hold leaves the state first: releasing the instances may run deinits that
-        // resolve again on this thread, with records and cells of their own.
-        var made: [MadeInstance] = []
-        swap(&made, &fields.pointee.made)
-        var instances: [Any] = []
-        swap(&instances, &fields.pointee.madeInstances)
-        var cells = TypedCells()
-        swap(&cells, &fields.pointee.cells)
-        made.withUnsafeBufferPointer { records in
-            let unfinished = fields.pointee.claims
-            for index in records.indices where records[index].inStorage {
-                let entry = records[index].entry.object
-                let discard = records[index].policy == .perGraph || unfinished.contains { $0 === entry }
-                if failed, let graph, discard {
-                    entry.store(nil, inGraph: graph)
-                }
-                entry.graphCompleted()
+        let first = fields.pointee.made.mark
+        let end = fields.pointee.made.count
+        var index = first
+        while index < end {
+            let record = fields.pointee.made[index]
+            index += 1
+            guard record.inStorage else { continue }
+            let entry = record.entry.object
+            if failed, let graph,
+                record.policy == .perGraph || fields.pointee.claims.contains(where: { $0 === entry })
+            {
+                entry.store(nil, inGraph: graph)
             }
+            entry.graphCompleted()
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
-        waitForAdoptedInstances(of: state)
+        if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
         var kept: [Container] = []
-        swap(&kept, &fields.pointee.keptContainers)
-        // The cells are out of the state, so a deinit that resolves again cannot reuse them meanwhile.
-        made.withUnsafeBufferPointer { records in
-            for record in records {
-                if let cell = record.typed { cells.destroy(cell) }
-            }
+        if !fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+        // Newest first, each in place: the slot stays taken while its instance is released.
+        while fields.pointee.made.count > first {
+            let last = fields.pointee.made.count - 1
+            fields.pointee.made.destroy(at: last)
+            fields.pointee.made.count = last
         }
-        instances.removeAll(keepingCapacity: true)
-        // The buffers go back only if nothing took their place meanwhile.
-        cells.reset()
-        if fields.pointee.cells.isUnallocated { swap(&cells, &fields.pointee.cells) }
-        cells.deallocate()
-        if fields.pointee.madeInstances.isEmpty { swap(&instances, &fields.pointee.madeInstances) }
-        made.removeAll(keepingCapacity: true)
-        if fields.pointee.made.isEmpty { swap(&made, &fields.pointee.made) }
-        kept.removeAll(keepingCapacity: true)
-        if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
-    }
-
-    /// The instance of `record` as `Any`.
-    private func instance(of record: MadeInstance, state: ResolutionState) -> Any {
-        if record.erasedIndex >= 0 { return state.fields.pointee.madeInstances[Int(record.erasedIndex)] }
-        return record.typed.unsafelyUnwrapped.erased
+        if !kept.isEmpty {
+            kept.removeAll(keepingCapacity: true)
+            if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+        }
     }
 
     /// Makes the current graph nameable from outside the resolve (a `Lazy`, `GraphIdentifier` or
@@ -247,11 +265,14 @@ extension Container {
         let fields = state.fields
         guard let graph = fields.pointee.privateGraph else { return }
         fields.pointee.privateGraph = nil
-        for index in fields.pointee.made.indices where !fields.pointee.made[index].inStorage {
+        var index = fields.pointee.made.mark
+        while index < fields.pointee.made.count {
             let record = fields.pointee.made[index]
-            guard record.graph == graph else { continue }
-            fields.pointee.made[index].inStorage = true
-            record.entry.object.store(instance(of: record, state: state), inGraph: graph)
+            if !record.inStorage, record.graph == graph {
+                fields.pointee.made.setInStorage(at: index)
+                record.entry.object.store(fields.pointee.made.erased(at: index), inGraph: graph)
+            }
+            index += 1
         }
     }
 
@@ -309,25 +330,32 @@ extension Container {
         entry.object.addDependent(builder.object)
     }
 
-    /// Where the instance of `entry` that this thread's resolve made in `graph` is in ``ResolutionState/made``.
+    /// Where the instance of `entry` that this thread's resolve made in `graph` is in
+    /// ``ResolutionState/Fields/made``.
     @inline(__always)
     private func madeIndex(of entry: EntryReference, in graph: GraphIdentifier, state: ResolutionState) -> Int? {
-        state.fields.pointee.made.withUnsafeBufferPointer { records in
-            var index = records.count
-            while index > 0 {
-                index -= 1
-                if records[index].entry === entry, records[index].graph == graph { return index }
-            }
-            return nil
+        let made = state.fields.pointee.made
+        var index = made.count
+        while index > made.mark {
+            index -= 1
+            let record = made[index]
+            if record.entry === entry, record.graph == graph { return index }
         }
+        return nil
     }
 
-    /// The instance at `index` in ``ResolutionState/made``, as `Value`: its typed copy when it has one.
+    /// The instance at `index` in ``ResolutionState/Fields/made``, as `Value`: read as it is kept when that
+    /// is `Value`, cast otherwise.
+    @inline(__always)
     private func madeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
-        if let cell = state.fields.pointee.made[index].typed, cell.type == Value.self {
-            return cell.load(as: Value.self)
-        }
-        return try convert(instance(of: state.fields.pointee.made[index], state: state), key: key, state: state)
+        let made = state.fields.pointee.made
+        if made[index].type == Value.self { return made.load(at: index, as: Value.self) }
+        return try convertMadeInstance(at: index, key: key, state: state)
+    }
+
+    /// ``madeInstance(at:key:state:)`` when the instance is kept as another type than `Value`.
+    private func convertMadeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
+        try convert(state.fields.pointee.made.erased(at: index), key: key, state: state)
     }
 
     /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
@@ -352,6 +380,9 @@ extension Container {
 
     /// Makes a new instance of the registration `found` with `produce`, checking for cycles, keeping it for
     /// the graph or scope, and running (or queueing) its `initCompleted` callbacks.
+    ///
+    /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and
+    /// so that a transient instance with nothing to run after its factory skips ``keep(_:found:key:state:claimed:firstPending:)``.
     private func build<Value>(
         _ found: Lookup,
         key: ServiceKey,
@@ -360,12 +391,8 @@ extension Container {
         produce: () throws -> Value
     ) throws -> Value {
         let fields = state.fields
-        let graph = fields.pointee.graph.unsafelyUnwrapped
         let entry = found.entry
         let policy = found.policy
-        let coordinated = synchronized || policy == .shared
-        // Typed storage only when `Value` is the registered type (not `Any` on an erased path).
-        let typed = found.exact && Value.self == key.serviceType
         do {
             try checkCycle(entry, key: key, state: state)
         } catch {
@@ -392,18 +419,65 @@ extension Container {
         }
         fields.pointee.factoriesRunning -= 1
         if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
-        fields.pointee.frames[fields.pointee.frames.count - 1].inFactory = false
-        defer { fields.pointee.frames.pop() }
+        let frame = fields.pointee.frames.count - 1
+        fields.pointee.frames[frame].inFactory = false
+        // When nothing runs after the factory, a transient instance is done, and a graph-scoped one of a graph
+        // nothing outside can name only needs its record: what keep() would do, without its checks.
+        let simple =
+            !found.hasCallbacks && !claimed && fields.pointee.preparationFrame != frame
+            && fields.pointee.pending.count == firstPending
+        if simple, policy == .transient {
+        } else if simple, policy == .perGraph, !synchronized, fields.pointee.graph == fields.pointee.privateGraph,
+            found.exact, Value.self == key.serviceType, MadeRecords.fits(Value.self)
+        {
+            fields.pointee.made.push(
+                instance,
+                entry: entry,
+                graph: fields.pointee.graph.unsafelyUnwrapped,
+                inStorage: false,
+                policy: policy
+            )
+        } else {
+            do {
+                try keep(instance, found: found, key: key, state: state, claimed: claimed, firstPending: firstPending)
+            } catch {
+                fields.pointee.frames.pop()
+                throw error
+            }
+        }
+        fields.pointee.frames.pop()
+        return instance
+    }
+
+    /// What follows the factory of ``build(_:key:state:claimed:produce:)`` while its frame is still on the
+    /// path: the caller's preparation, keeping the instance for the graph or scope, and its `initCompleted`
+    /// callbacks (run now when no factory is running any more, queued otherwise).
+    @inline(never)
+    private func keep<Value>(
+        _ instance: Value,
+        found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool,
+        firstPending: Int
+    ) throws {
+        let fields = state.fields
+        let graph = fields.pointee.graph.unsafelyUnwrapped
+        let entry = found.entry
+        let policy = found.policy
         if fields.pointee.preparationFrame == fields.pointee.frames.count - 1 {
             try prepare(erase(instance), entry: entry, key: key, state: state, claimed: claimed)
         }
 
         if policy != .transient {
-            let inStorage = coordinated || graph != fields.pointee.privateGraph
-            let cell = policy == .perGraph && typed ? fields.pointee.cells.store(instance) : nil
-            var erasedIndex: Int32 = -1
-            if inStorage || cell == nil {
-                // Kept as `Any` too: for the storage, or because there is no typed cell to hold it.
+            let inStorage = synchronized || policy == .shared || graph != fields.pointee.privateGraph
+            // Typed only when `Value` is the registered type (not `Any` on an erased path).
+            let typed = found.exact && Value.self == key.serviceType
+            if policy == .perGraph, typed, MadeRecords.fits(Value.self) {
+                // Kept as the type it was asked for, read back without a cast.
+                if inStorage { entry.object.store(erase(instance), inGraph: graph) }
+                fields.pointee.made.push(instance, entry: entry, graph: graph, inStorage: inStorage, policy: policy)
+            } else {
                 let erased = erase(instance)
                 if inStorage, policy == .shared, typed {
                     entry._withUnsafeGuaranteedRef {
@@ -413,19 +487,14 @@ extension Container {
                 } else if inStorage {
                     entry.object.store(erased, inGraph: graph)
                 }
-                erasedIndex = Int32(fields.pointee.madeInstances.count)
-                fields.pointee.madeInstances.append(erased)
-            }
-            fields.pointee.made.append(
-                MadeInstance(
+                fields.pointee.made.push(
+                    erased as Any,
                     entry: entry,
                     graph: graph,
                     inStorage: inStorage,
-                    policy: policy,
-                    typed: cell,
-                    erasedIndex: erasedIndex
+                    policy: policy
                 )
-            )
+            }
         }
         if found.hasCallbacks {
             fields.pointee.pending.append(
@@ -445,7 +514,6 @@ extension Container {
         if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
             try runPendingCompletions(state, from: firstPending)
         }
-        return instance
     }
 
     /// Runs the caller's preparation on the instance just made for it, before the instance is kept and
@@ -487,8 +555,14 @@ extension Container {
     /// Throws when `entry` is already being made on this thread: its factory is running (the
     /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
     /// `initCompleted` that never reaches a shared instance).
+    @inline(__always)
     private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
-        guard let first = state.frames.firstIndex(of: entry) else { return }
+        guard let first = state.fields.pointee.frames.firstIndex(of: entry) else { return }
+        try checkCycle(entry, key: key, state: state, from: first)
+    }
+
+    /// The rest of ``checkCycle(_:key:state:)`` when `entry` is on the path from frame `first` on.
+    private func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState, from first: Int) throws {
         let loop = state.frames.suffix(from: first)
         let throughFactories = loop.allSatisfy(\.inFactory)
         let repeated = loop.dropFirst().contains { $0.entry === entry }
@@ -603,9 +677,12 @@ extension Container {
     /// The instances the current top-level resolve made or used in `graph`, as `Any`: what an async graph keeps
     /// alive between its synchronous parts.
     func instancesMade(inGraph graph: GraphIdentifier, state: ResolutionState) -> [Any] {
+        let fields = state.fields
         var instances: [Any] = []
-        for record in state.fields.pointee.made where record.graph == graph {
-            instances.append(instance(of: record, state: state))
+        var index = fields.pointee.made.mark
+        while index < fields.pointee.made.count {
+            if fields.pointee.made[index].graph == graph { instances.append(fields.pointee.made.erased(at: index)) }
+            index += 1
         }
         return instances
     }

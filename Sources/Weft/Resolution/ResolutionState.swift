@@ -1,3 +1,5 @@
+import WeftAtomics
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -165,26 +167,6 @@ struct PendingCompletion {
     let claimed: Bool
 }
 
-/// An instance the current top-level resolve made or took from a shared scope, kept alive until the
-/// resolve ends.
-///
-/// A trivial value, so that recording and dropping records costs no reference counting: the instance is
-/// held either by its typed cell (a graph-scoped instance of a private graph, read back as the type it was
-/// made as) or, as `Any`, in ``ResolutionState/Fields/madeInstances``.
-struct MadeInstance {
-    let entry: EntryReference
-    let graph: GraphIdentifier
-    /// Whether the instance is (also) in the registration's storage: shared scopes, and graph scope
-    /// when the graph can be used again later (see ``ResolutionState/Fields/privateGraph``).
-    var inStorage: Bool
-    let policy: SharingPolicy
-    /// A copy of the instance as the type it was asked for, so that it can be read back as that type
-    /// without a dynamic cast; `nil` when it was asked for through a different type.
-    let typed: TypedCell?
-    /// Where the instance is in ``ResolutionState/Fields/madeInstances``; -1 when ``typed`` is its only holder.
-    let erasedIndex: Int32
-}
-
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
 /// registrations in flight (for exact cycle detection and error paths), the instances the graph
 /// made, and the `initCompleted` callbacks that wait for the graph's factories to return.
@@ -202,13 +184,12 @@ final class ResolutionState {
         var frames = FrameStack()
         var factoriesRunning = 0
         var pending: [PendingCompletion] = []
-        var made: [MadeInstance] = []
-        /// The instances of the records in ``made`` that are kept as `Any`.
-        var madeInstances: [Any] = []
+        /// The instances the graph made or used from a shared scope (kept alive until the top-level resolve
+        /// ends, and discarded from storage when it fails), with the records of nested top-level resolves
+        /// that deinits start while it ends.
+        var made = MadeRecords()
         var claims: [_ServiceEntryBase] = []
         var adopted: [_ServiceEntryBase] = []
-        /// Typed copies of the graph-scoped instances in ``made``.
-        var cells = TypedCells()
         /// The container the top-level resolve was asked of.
         var topContainer: ObjectIdentifier?
         /// Other containers resolved through during the top-level resolve, kept alive until it ends
@@ -236,12 +217,11 @@ final class ResolutionState {
     init() {
         fields = .allocate(capacity: 1)
         fields.initialize(to: Fields())
-        fields.pointee.made.reserveCapacity(16)
     }
 
     deinit {
         lookups.deallocate()
-        fields.pointee.cells.deallocate()
+        fields.pointee.made.deallocate()
         fields.pointee.frames.deallocate()
         fields.deinitialize(count: 1)
         fields.deallocate()
@@ -275,13 +255,6 @@ final class ResolutionState {
     var pending: [PendingCompletion] {
         _read { yield fields.pointee.pending }
         _modify { yield &fields.pointee.pending }
-    }
-
-    /// Instances the graph made or used from a shared scope (kept alive until the graph completes, and
-    /// discarded from storage when the graph fails).
-    var made: [MadeInstance] {
-        _read { yield fields.pointee.made }
-        _modify { yield &fields.pointee.made }
     }
 
     /// Shared registrations this resolution claimed and has not finished yet.
@@ -320,15 +293,18 @@ final class ResolutionState {
 
     @inline(__always)
     private static var currentReference: Unmanaged<ResolutionState> {
-        if let pointer = pthread_getspecific(threadKey) {
+        if let pointer = weft_current_thread_state() {
             return Unmanaged<ResolutionState>.fromOpaque(pointer)
         }
         return makeCurrent()
     }
 
+    /// Makes the calling thread's state: kept in a thread-local variable for reading, and under a pthread key
+    /// whose destructor releases it when the thread ends.
     private static func makeCurrent() -> Unmanaged<ResolutionState> {
         let state = Unmanaged.passRetained(ResolutionState())
         pthread_setspecific(threadKey, state.toOpaque())
+        weft_set_current_thread_state(state.toOpaque())
         return state
     }
 
@@ -364,6 +340,8 @@ final class ResolutionState {
     private let threadKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
+            // A destructor of another key that runs later and resolves makes a new state.
+            weft_set_current_thread_state(nil)
             Unmanaged<ResolutionState>.fromOpaque(pointer).release()
         }
         return key
@@ -373,6 +351,8 @@ final class ResolutionState {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
+            // A destructor of another key that runs later and resolves makes a new state.
+            weft_set_current_thread_state(nil)
             Unmanaged<ResolutionState>.fromOpaque(pointer).release()
         }
         return key

@@ -54,4 +54,17 @@ static inline void weft_spin_unlock(uint32_t *word) {
     __atomic_store_n(word, 0, __ATOMIC_RELEASE);
 }
 
+/// The calling thread's resolution state (not retained: a pthread key's destructor releases it when the
+/// thread ends), or NULL before the thread's first resolve. A thread-local variable, so that reading it is
+/// a load instead of a call to `pthread_getspecific` and a check that the key exists.
+extern _Thread_local void *weft_thread_state;
+
+static inline void *weft_current_thread_state(void) {
+    return weft_thread_state;
+}
+
+static inline void weft_set_current_thread_state(void *state) {
+    weft_thread_state = state;
+}
+
 #endif
