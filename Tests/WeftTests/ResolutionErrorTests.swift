@@ -263,7 +263,8 @@ import Weft
         #expect(
             ResolutionError.Reason.allCases.map { "Weft.\($0.rawValue)" } == [
                 "Weft.missingRegistration", "Weft.circularDependency", "Weft.factoryFailed",
-                "Weft.initCompletedFailed", "Weft.typeMismatch", "Weft.notOnMainActor",
+                "Weft.initCompletedFailed", "Weft.typeMismatch", "Weft.notOnMainActor", "Weft.requiresAsync",
+                "Weft.outsideScope", "Weft.scopeEnded", "Weft.captiveDependency",
             ]
         )
     }

@@ -44,9 +44,12 @@ extension Container {
         name: String? = nil,
         factory: @escaping @MainActor (any Resolver) throws -> sending Service
     ) -> ServiceEntry<Service> {
-        register(serviceType, name: name) { (resolver: any Resolver) throws -> Service in
+        let entry = register(serviceType, name: name) { (resolver: any Resolver) throws -> Service in
             try runOnMainActor(factory, resolver)
         }
+        // An async resolve runs it on the main actor (see `AsyncResolver`).
+        entry.runsOnMainActor = true
+        return entry
     }
 
     /// Registers the result type of a factory that runs on the main actor.

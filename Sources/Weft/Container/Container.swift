@@ -21,6 +21,8 @@ public final class Container: @unchecked Sendable {
     @usableFromInline let defaultObjectScope: ObjectScope
     /// Whether this is a `synchronize()`d view, which runs each registration's factory on one thread at a time.
     let synchronized: Bool
+    /// Whether this is a scope for one unit of work (see ``makeScope()``).
+    let isScope: Bool
 
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
     let serial = weft_next_container_serial()
@@ -36,17 +38,22 @@ public final class Container: @unchecked Sendable {
     private var retired: [_ServiceEntryBase] = []
     private var behaviors: [any Behavior] = []
     private var restoredGraph: GraphIdentifier?
+    /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; nil until
+    /// first needed, so that a container that has none costs no allocation for it. Guarded by `lock`.
+    var lifetime: LifetimeRecord?
 
     init(
         parent: Container? = nil,
         debugHelper: any DebugHelper,
         defaultObjectScope: ObjectScope = .graph,
-        synchronized: Bool = false
+        synchronized: Bool = false,
+        isScope: Bool = false
     ) {
         self.parent = parent
         self.debugHelper = debugHelper
         self.defaultObjectScope = defaultObjectScope
         self.synchronized = synchronized
+        self.isScope = isScope
     }
 
     /// Makes a container.
@@ -175,10 +182,17 @@ public final class Container: @unchecked Sendable {
     }
 
     /// The registration for `key`, here or in the nearest parent that has one.
+    ///
+    /// A `.scoped` registration seen from inside a scope is answered with the scope's own copy of it.
     func entry(for key: ServiceKey) -> (_ServiceEntryBase)? {
         var container: Container? = self
+        var scope: Container?
         while let current = container {
-            if let entry = current.lock.withLock({ current.services[key] }) { return entry }
+            if scope == nil, current.isScope { scope = current }
+            if let entry = current.lock.withLock({ current.services[key] }) {
+                guard let scope, entry.objectScope === ObjectScope.scoped else { return entry }
+                return scope.scopeCopy(of: entry)
+            }
             container = current.parent
         }
         return nil
@@ -235,5 +249,11 @@ public final class Container: @unchecked Sendable {
 
     deinit {
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
+        if let lifetime, !lifetime.owned.isEmpty, !lifetime.ended {
+            Container.log(
+                "[Weft.notTornDown] A \(isScope ? "scope" : "container") was released without end(): "
+                    + "\(lifetime.owned.map(\.label).joined(separator: ", ")) not torn down."
+            )
+        }
     }
 }

@@ -38,6 +38,11 @@ final class GraphRecorder {
     /// Set when an `Optional` is made around a registration, for the resolve of the wrapped service.
     private var nextIsOptional = false
 
+    /// The node of `entry`; a scope's copy of a `.scoped` registration is the registration's node.
+    private func node(of entry: _ServiceEntryBase) -> Int? {
+        nodeOfEntry[ObjectIdentifier(entry.scopeOriginal ?? entry)]
+    }
+
     init(nodeOfEntry: [ObjectIdentifier: Int], containers: Set<ObjectIdentifier>) {
         self.nodeOfEntry = nodeOfEntry
         self.containers = containers
@@ -56,7 +61,7 @@ final class GraphRecorder {
 
     /// A resolve of the registration `entry` starts.
     func resolving(_ entry: EntryReference, state: ResolutionState) {
-        guard let child = nodeOfEntry[ObjectIdentifier(entry.object)] else {
+        guard let child = node(of: entry.object) else {
             resetMarks()
             return
         }
@@ -75,7 +80,7 @@ final class GraphRecorder {
             return
         }
         let access = (wrapper as? any DeclaredWrapper.Type)?.declaredAccess ?? .direct
-        guard let entry = container.entry(for: key), let node = nodeOfEntry[ObjectIdentifier(entry)] else {
+        guard let entry = container.entry(for: key), let node = node(of: entry) else {
             if access != .optional, let needer = parentNode(state) { lastMissing = (needer, key) }
             add(.missing(key), access: access, state: state)
             return
@@ -110,13 +115,13 @@ final class GraphRecorder {
     /// The node whose factory or callbacks run on the innermost frame, if it is one of the copy's.
     private func parentNode(_ state: ResolutionState) -> Int? {
         guard let frame = state.frames.last else { return nil }
-        return nodeOfEntry[ObjectIdentifier(frame.entry.object)]
+        return node(of: frame.entry.object)
     }
 
     private func add(_ target: Target, access: DependencyGraph.Edge.Access, state: ResolutionState) {
         let property = nextIsProperty
         resetMarks()
-        guard let frame = state.frames.last, let from = nodeOfEntry[ObjectIdentifier(frame.entry.object)] else {
+        guard let frame = state.frames.last, let from = node(of: frame.entry.object) else {
             return
         }
         let kind: DependencyGraph.Edge.Kind = property ? .property : (frame.inFactory ? .initializer : .initCompleted)

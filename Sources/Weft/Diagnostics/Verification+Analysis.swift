@@ -166,6 +166,8 @@ enum Lifetime: Equatable {
     case graph
     case weak
     case container
+    /// `.scoped`: one instance per scope, released when the scope ends.
+    case scoped
     /// A custom scope: instances live until the scope is reset, independently of other scopes.
     case custom(ObjectIdentifier)
 
@@ -178,6 +180,8 @@ enum Lifetime: Equatable {
             self = .weak
         } else if scope === ObjectScope.container {
             self = .container
+        } else if scope === ObjectScope.scoped {
+            self = .scoped
         } else {
             self = .custom(ObjectIdentifier(scope))
         }
@@ -186,7 +190,7 @@ enum Lifetime: Equatable {
     /// Whether the container itself keeps the instances beyond an object graph: `.container` and custom scopes.
     var keepsInstances: Bool {
         switch self {
-        case .container, .custom: return true
+        case .container, .custom, .scoped: return true
         case .transient, .graph, .weak: return false
         }
     }

@@ -155,7 +155,7 @@ extension Verification.Analysis {
                         continue
                     case let lifetime where lifetime == holderLifetime:
                         continue
-                    case .weak, .custom:
+                    case .weak, .custom, .scoped:
                         previous[target] = current
                         problems.append(captive(path(to: target, from: holder, previous: previous), strict: false))
                     case .transient, .graph:
@@ -206,6 +206,13 @@ extension Verification.Analysis {
             message =
                 "\(holderName) (\(holderScope)) keeps one \(targetName) (.graph) for as long as it lives, "
                 + "but .graph means a new instance for each object graph."
+        case .scoped:
+            message =
+                "\(holderName) (\(holderScope)) keeps the \(targetName) (.scoped) of the scope it was first made "
+                + "in\(through), after that scope ends and tears it down."
+            hint =
+                "Make \(holderName) .scoped or .transient too, or pass it the \(targetName) of the current scope "
+                + "when it needs one."
         case .container, .custom:
             message =
                 "\(holderName) (\(holderScope)) keeps the \(targetName) (\(targetScope)) it was made "

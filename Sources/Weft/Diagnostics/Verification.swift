@@ -91,7 +91,12 @@ final class Verification {
         for (index, node) in nodes.enumerated() {
             if let copied = copy.entries[ObjectIdentifier(node.entry)] { nodeOfEntry[ObjectIdentifier(copied)] = index }
         }
-        let recorder = GraphRecorder(nodeOfEntry: nodeOfEntry, containers: copy.containers)
+        // Built in a scope of the copy, so that `.scoped` services can be made.
+        let scope = copy.container.makeScope()
+        let recorder = GraphRecorder(
+            nodeOfEntry: nodeOfEntry,
+            containers: copy.containers.union([ObjectIdentifier(scope)])
+        )
         // Property wrappers resolve from `Container.shared`: when that is the verified container, they must
         // resolve from the copy too.
         let sharesProperties = Container.shared === container
@@ -109,8 +114,8 @@ final class Verification {
             }
             do {
                 try recorder.record {
-                    guard sharesProperties else { return try build(key, in: copy.container) }
-                    try Container.withShared(copy.container) { try build(key, in: copy.container) }
+                    guard sharesProperties else { return try build(key, in: scope) }
+                    try Container.withShared(scope) { try build(key, in: scope) }
                 }
             } catch let error as ResolutionError {
                 record(error, building: index, recorder: recorder)
@@ -153,6 +158,17 @@ final class Verification {
                 : "it needs \(error.path.last ?? error.serviceType), whose factory is @MainActor, and verification "
                     + "ran off the main actor"
             unchecked.append(.init(service: nodes[index].key.requestDescription, reason: reason))
+        case .requiresAsync:
+            let own = error.key.flatMap { nodeOfKey[$0] } == index
+            let reason =
+                own
+                ? "its factory is async, and verification builds synchronously"
+                : "it needs \(error.path.last ?? error.serviceType), whose factory is async, and verification "
+                    + "builds synchronously"
+            unchecked.append(.init(service: nodes[index].key.requestDescription, reason: reason))
+        case .outsideScope, .scopeEnded, .captiveDependency:
+            // The dependency edge is recorded; the captive-dependency check reports it.
+            break
         case .factoryFailed, .initCompletedFailed, .typeMismatch:
             addFailure(node: error.key.flatMap { nodeOfKey[$0] } ?? index, error: error)
         }

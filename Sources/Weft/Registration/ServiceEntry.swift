@@ -42,7 +42,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
-        self.policy = Self.policy(of: objectScope)
+        self.policy = Self.policy(of: objectScope, scopeCopy: false)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -55,7 +55,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = nil
         self.plainFactory = plainFactory
         self.scope = objectScope
-        self.policy = Self.policy(of: objectScope)
+        self.policy = Self.policy(of: objectScope, scopeCopy: false)
         super.init(serviceType: serviceType, argumentsType: noArguments)
     }
 
@@ -76,14 +76,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @inline(__always)
     func completeSharedInstance(
         for state: ResolutionState,
-        found: () -> Void,
+        found: () throws -> Void,
         orElse: () throws -> Service
     ) rethrows -> Service {
         lock.lock()
         if let typedShared, building == nil || building?.state === state {
             let instance = typedShared.pointee
             lock.unlock()
-            found()
+            try found()
             return instance
         }
         lock.unlock()
@@ -97,11 +97,28 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         copy.initialize(to: instance)
         let dropped: UnsafeMutablePointer<Service>? = lock.withLock {
             storageLocked().setInstance(erased, inGraph: graph)
-            guard scope === ObjectScope.container else { return copy }
+            guard scope === ObjectScope.container || isScopeCopy else { return copy }
             defer { typedShared = copy }
             return typedShared
         }
         Self.free(dropped)
+        noteOwned(erased)
+    }
+
+    override func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) {
+        if lock.withLock({ policy == .shared }), let typed = instance as? Service {
+            storeShared(typed, erased: instance, inGraph: graph)
+        } else {
+            store(instance, inGraph: graph)
+        }
+    }
+
+    /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts
+    /// ``Teardown`` or ``AsyncTeardown`` to its container, which tears it down when it ends.
+    private func noteOwned(_ instance: Any) {
+        guard instance is any Teardown || instance is any AsyncTeardown else { return }
+        guard lock.withLock({ scope === ObjectScope.container || isScopeCopy }) else { return }
+        container?.adoptForTeardown(instance, label: String(describing: serviceType))
     }
 
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
@@ -129,9 +146,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return made
     }
 
-    private static func policy(of scope: any ObjectScopeProtocol) -> SharingPolicy {
+    private static func policy(of scope: any ObjectScopeProtocol, scopeCopy: Bool) -> SharingPolicy {
         if scope === ObjectScope.transient { return .transient }
         if scope === ObjectScope.graph { return .perGraph }
+        if scope === ObjectScope.scoped, !scopeCopy { return .perScope }
         return .shared
     }
 
@@ -168,7 +186,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         let dropped = lock.withLock {
             scope = objectScope
-            policy = Self.policy(of: objectScope)
+            policy = Self.policy(of: objectScope, scopeCopy: isScopeCopy)
             defer {
                 madeStorage = nil
                 typedShared = nil
@@ -224,12 +242,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) {
-        let dropped = lock.withLock {
+        let (dropped, shared) = lock.withLock {
             storageLocked().setInstance(instance, inGraph: graph)
             defer { if instance == nil { typedShared = nil } }
-            return instance == nil ? typedShared : nil
+            return (instance == nil ? typedShared : nil, policy == .shared)
         }
         Self.free(dropped)
+        if shared, let instance { noteOwned(instance) }
     }
 
     override func graphCompleted() {
@@ -281,8 +300,30 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
         }
         copy.declaredDependencies = declaredDependencies
+        copy.asyncFactory = asyncFactory
+        copy.runsOnMainActor = runsOnMainActor
         copy.container = container
         for key in keys { container.add(copy, as: Service.self, key: key) }
+        return copy
+    }
+
+    /// A copy of this `.scoped` registration for `scope`: the same factory, callbacks and forwarded types,
+    /// keeping one instance for the scope (the scope's copy is shared, like `.container`, within the scope).
+    override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
+        let copy =
+            isPlain
+            ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .scoped)
+            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
+        copy.isScopeCopy = true
+        copy.scopeOriginal = self
+        lock.withLock {
+            (copy.scope, copy.policy) = (self.scope, Self.policy(of: self.scope, scopeCopy: true))
+            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
+        }
+        copy.declaredDependencies = declaredDependencies
+        copy.asyncFactory = asyncFactory
+        copy.runsOnMainActor = runsOnMainActor
+        copy.container = scope
         return copy
     }
 

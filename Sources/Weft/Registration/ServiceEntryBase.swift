@@ -51,6 +51,16 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// What an autoregistered service's initializer takes; nil for a closure registration. Set before the
     /// entry is published, never changed afterwards.
     var declaredDependencies: [DeclaredDependency]?
+    /// The factory of a registration made with an `async` closure (an ``AsyncFactoryBox``); nil for a
+    /// synchronous one. Set before the entry is published, never changed afterwards.
+    var asyncFactory: AnyObject?
+    /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
+    var runsOnMainActor = false
+    /// Whether this is a scope's own copy of a `.scoped` registration of one of its parents (see
+    /// ``Container/makeScope()``).
+    var isScopeCopy = false
+    /// For a scope's copy: the registration it copies.
+    var scopeOriginal: _ServiceEntryBase?
 
     init(serviceType: Any.Type, argumentsType: Any.Type) {
         self.serviceType = serviceType
@@ -79,6 +89,11 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func takeDependents() -> [_ServiceEntryBase] { abstract() }
     /// Registers a copy of this registration in `container` under `keys`: see ``ServiceEntry``'s.
     func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase { abstract() }
+    /// A copy of this `.scoped` registration that keeps the instance of one scope.
+    func copyForScope(_ scope: Container) -> _ServiceEntryBase { abstract() }
+    /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
+    /// a synchronous resolve of a `.container` instance skip the dynamic cast.
+    func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) { abstract() }
 
     /// Discards this registration's kept instance and, transitively, the kept instances that were made
     /// with it: a singleton never keeps a dependency whose registration was replaced or reset.

@@ -7,6 +7,9 @@ enum SharingPolicy {
     /// Instances shared across graphs (`.container`, `.weak`, custom scopes): built once, with other
     /// threads waiting until the builder has finished the instance.
     case shared
+    /// A `.scoped` registration asked for where no scope is: it cannot be made (a scope makes and uses its
+    /// own copy of the registration, whose policy is ``shared``).
+    case perScope
 }
 
 /// What ``ServiceEntryProtocol/claim(by:graph:policy:coordinated:)`` found.

@@ -22,7 +22,7 @@ extension Container {
             return try found.entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
                     for: state,
-                    found: { noteUse(of: found.entry, state: state) },
+                    found: { try noteUse(of: found.entry, state: state) },
                     orElse: { try makeWithoutArguments(found, key: key, state: state) }
                 )
             }
@@ -270,8 +270,10 @@ extension Container {
     ) throws -> Value {
         let fields = state.fields
         guard let graph = fields.pointee.graph else { throw missing(key, state: state) }
-        noteUse(of: found.entry, state: state)
+        try noteUse(of: found.entry, state: state)
         switch found.policy {
+        case .perScope:
+            throw outsideScope(key, state: state)
         case .transient:
             return try build(found, key: key, state: state, claimed: false, produce: produce)
         case .perGraph where !synchronized:
@@ -290,16 +292,20 @@ extension Container {
     /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
     /// and for a verification's recorder, when one is installed. Called once per resolve of a registration.
     @inline(__always)
-    private func noteUse(of entry: EntryReference, state: ResolutionState) {
+    private func noteUse(of entry: EntryReference, state: ResolutionState) throws {
         let fields = state.fields
-        if !fields.pointee.sharedBuilds.isEmpty { recordDependency(entry, state: state) }
+        // The recorder first: a verification records the edge even when the use is refused below.
         if let recorder = fields.pointee.graphRecorder { recorder.resolving(entry, state: state) }
+        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
     }
 
     /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
-    /// discards it).
-    private func recordDependency(_ entry: EntryReference, state: ResolutionState) {
+    /// discards it); throws when that would make a longer-lived instance keep a scope's instance.
+    private func recordDependency(_ entry: EntryReference, state: ResolutionState) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
+        if entry.object.isScopeCopy, !builder.object.isScopeCopy {
+            throw capturedScopedService(entry.object, by: builder.object, state: state)
+        }
         entry.object.addDependent(builder.object)
     }
 
@@ -592,5 +598,15 @@ extension Container {
             path: state.path + [key.pathComponent],
             suggestions: suggestions(for: key)
         )
+    }
+
+    /// The instances the current top-level resolve made or used in `graph`, as `Any`: what an async graph keeps
+    /// alive between its synchronous parts.
+    func instancesMade(inGraph graph: GraphIdentifier, state: ResolutionState) -> [Any] {
+        var instances: [Any] = []
+        for record in state.fields.pointee.made where record.graph == graph {
+            instances.append(instance(of: record, state: state))
+        }
+        return instances
     }
 }

@@ -29,6 +29,15 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case typeMismatch
         /// The registration's factory is `@MainActor`, and the service was resolved off the main actor.
         case notOnMainActor
+        /// The registration's factory is `async`, and a synchronous resolve needed a new instance of it.
+        case requiresAsync
+        /// The registration is `.scoped` and was resolved outside any scope (see ``Container/makeScope()``).
+        case outsideScope
+        /// The registration is `.scoped` and was resolved in a scope that has ended.
+        case scopeEnded
+        /// An instance that outlives scopes (a `.container` singleton) was being made with a `.scoped` one,
+        /// which it would keep after its scope ends.
+        case captiveDependency
     }
 
     /// What went wrong.
@@ -40,7 +49,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// The requested argument types, without the resolver (`["Int", "String"]`).
     public let argumentTypes: [String]
     /// The services being resolved, outermost first, ending with the one that failed.
-    public let path: [String]
+    public internal(set) var path: [String]
     /// Registrations that exist and might have been meant (other names, arguments, containers).
     public let suggestions: [String]
     /// The error a factory or `initCompleted` callback threw.
@@ -132,6 +141,30 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
                 + "cannot run.\n"
                 + "Resolve it from main-actor code (a @MainActor function, or inside `await MainActor.run { }`), "
                 + "or inject Lazy<\(serviceType)> and read it on the main actor."
+        case .requiresAsync:
+            return "The factory of \(request) is async, and a synchronous resolve needed a new instance of it.\n"
+                + "Resolve it from async code: `try await container.async.require(\(serviceType).self)`, or in an "
+                + "async factory `try await r.require(\(serviceType).self)`. (Once an async resolve has made a "
+                + ".container instance, synchronous code can use that instance.)"
+        case .outsideScope, .scopeEnded, .captiveDependency:
+            return scopeHeadline
+        }
+    }
+
+    private var scopeHeadline: String {
+        switch reason {
+        case .outsideScope:
+            return "\(request) is .scoped (one instance per scope), and it was resolved outside any scope.\n"
+                + "Resolve it from a scope: `let scope = container.makeScope()`, then `scope.require(...)` or "
+                + "`try await scope.async.require(...)`, and `try await scope.end()` when the unit of work is done."
+        case .scopeEnded:
+            return "\(request) is .scoped, and the scope it was resolved from has ended (its instances are torn "
+                + "down). Make a new scope for new work."
+        default:
+            let holder = path.count >= 2 ? path[path.count - 2] : "A shared service"
+            return "\(holder) is kept beyond one scope (it is shared, e.g. .container), and it was being made with "
+                + "\(request), which is .scoped: it would keep the instance of one scope after that scope ends.\n"
+                + "Make \(holder) .scoped or .transient too, or pass it what it needs per call instead of at creation."
         }
     }
 

@@ -1,0 +1,170 @@
+/// One step of an async resolution's path: a registration whose factory is running.
+struct AsyncStep {
+    let entry: _ServiceEntryBase
+    let key: ServiceKey
+    /// The build other tasks wait for, when the instance is shared (graph or container); nil for a transient one.
+    let build: AsyncBuild?
+    /// Whether the instance outlives the graph (`.container`, `.scoped` in its scope, custom scopes).
+    let shared: Bool
+}
+
+/// What an async factory's resolver carries: the graph and the steps that led to the factory. Immutable; a
+/// factory's nested resolves get a copy with one more step, so concurrent child tasks each have their own path.
+final class AsyncContext: Sendable {
+    let graph: AsyncGraph
+    let steps: [AsyncStep]
+
+    init(graph: AsyncGraph, steps: [AsyncStep]) {
+        self.graph = graph
+        self.steps = steps
+    }
+
+    /// The path for messages: `Garage -> Car`.
+    var path: [String] { steps.map(\.key.pathComponent) }
+
+    /// The builds in flight on this path, outermost first.
+    var builds: [AsyncBuild] { steps.compactMap(\.build) }
+
+    /// The innermost registration on the path whose instance outlives the graph.
+    var sharedBuilder: _ServiceEntryBase? { steps.last(where: \.shared)?.entry }
+
+    func appending(_ step: AsyncStep) -> AsyncContext {
+        AsyncContext(graph: graph, steps: steps + [step])
+    }
+}
+
+/// The object graph of one top-level async resolve: its graph-scoped instances (made or being made) and
+/// what it keeps alive until it ends. Guarded by ``AsyncBuilds/lock``.
+final class AsyncGraph: @unchecked Sendable {
+    enum Slot {
+        case building(AsyncBuild)
+        case made(Made)
+    }
+
+    let id: GraphIdentifier
+    /// Graph-scoped instances of async factories, by registration.
+    var slots: [ObjectIdentifier: Slot] = [:]
+    /// Registrations whose storage holds an instance for ``id``.
+    var stored: [_ServiceEntryBase] = []
+    /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
+    /// them (their storage keeps graph-scoped instances weakly).
+    var kept: [Any] = []
+
+    init() {
+        id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
+    }
+
+    /// Ends the graph: storages let go of its instances, and what it kept is released.
+    func end() {
+        let (stored, kept) = AsyncBuilds.lock.withLock {
+            defer {
+                self.stored = []
+                self.kept = []
+                slots = [:]
+            }
+            return (self.stored, self.kept)
+        }
+        for entry in stored { entry.graphCompleted() }
+        _ = kept
+    }
+}
+
+/// A shared instance being made by an async factory, which other tasks may wait for.
+final class AsyncBuild: @unchecked Sendable {
+    enum Outcome {
+        case made(Made)
+        /// The build failed (or was cancelled): the waiter tries again, perhaps building it itself.
+        case retry
+        /// Waiting would never end: the build waits, directly or not, for the waiter. The path of the cycle.
+        case cycle([String])
+    }
+
+    let key: ServiceKey
+    /// Guarded by ``AsyncBuilds/lock``.
+    var waiters: [CheckedContinuation<Outcome, Never>] = []
+    /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
+    var waitsFor: [AsyncBuild] = []
+    var outcome: Outcome?
+
+    init(key: ServiceKey) {
+        self.key = key
+    }
+}
+
+/// The coordination of async builds across tasks: one lock, never held while user code runs.
+enum AsyncBuilds {
+    static let lock = Lock()
+    /// Shared instances being made, by registration.
+    nonisolated(unsafe) static var inFlight: [ObjectIdentifier: AsyncBuild] = [:]
+
+    /// Waits for `build` to finish, unless it (through what it waits for) waits for a build on `context`'s
+    /// path, which would never end.
+    static func wait(for build: AsyncBuild, context: AsyncContext) async -> AsyncBuild.Outcome {
+        let holder = context.builds.last
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AsyncBuild.Outcome, Never>) in
+            let immediate: AsyncBuild.Outcome? = lock.withLock {
+                if let outcome = build.outcome { return outcome }
+                let mine = context.builds
+                if let chain = chain(from: build, toAnyOf: mine) {
+                    return .cycle(cyclePath(context: context, chain: chain))
+                }
+                build.waiters.append(continuation)
+                holder?.waitsFor.append(build)
+                return nil
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+        if let holder {
+            lock.withLock {
+                if let index = holder.waitsFor.firstIndex(where: { $0 === build }) {
+                    holder.waitsFor.remove(at: index)
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// Finishes `build` with `outcome` and wakes its waiters; `parent` stops waiting for it. Call with the lock
+    /// held; resume the returned continuations after releasing it.
+    static func finishLocked(
+        _ build: AsyncBuild,
+        _ outcome: AsyncBuild.Outcome,
+        parent: AsyncBuild?
+    ) -> [CheckedContinuation<AsyncBuild.Outcome, Never>] {
+        build.outcome = outcome
+        if let parent, let index = parent.waitsFor.firstIndex(where: { $0 === build }) {
+            parent.waitsFor.remove(at: index)
+        }
+        defer { build.waiters = [] }
+        return build.waiters
+    }
+
+    /// The builds from `start` along ``AsyncBuild/waitsFor`` to one of `targets`, if any is reachable.
+    private static func chain(from start: AsyncBuild, toAnyOf targets: [AsyncBuild]) -> [AsyncBuild]? {
+        guard !targets.isEmpty else { return nil }
+        var previous: [ObjectIdentifier: AsyncBuild] = [ObjectIdentifier(start): start]
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            if targets.contains(where: { $0 === current }) {
+                var chain = [current]
+                while let last = chain.first, last !== start, let before = previous[ObjectIdentifier(last)] {
+                    chain.insert(before, at: 0)
+                }
+                return chain
+            }
+            for next in current.waitsFor where previous[ObjectIdentifier(next)] == nil {
+                previous[ObjectIdentifier(next)] = current
+                queue.append(next)
+            }
+        }
+        return nil
+    }
+
+    /// The path of a wait cycle: the waiter's path, then the builds it would wait for, back to its own.
+    private static func cyclePath(context: AsyncContext, chain: [AsyncBuild]) -> [String] {
+        context.path + chain.map(\.key.pathComponent)
+    }
+}

@@ -1,0 +1,152 @@
+/// Resolves services from async code: the resolver handed to `async` factories, and the async entry point
+/// of every container (``Container/async``).
+///
+/// ```swift
+/// container.register(Database.self) { _ in try await Database.open(path: path) }
+///     .inObjectScope(.container)
+/// container.register(TodoRepository.self) { r in
+///     TodoRepository(database: try await r.require(Database.self))
+/// }
+///
+/// let repository = try await container.async.require(TodoRepository.self)
+/// ```
+///
+/// It resolves every service, whether its factory is `async` or not, within one object graph per
+/// top-level call: graph-scoped instances are shared across suspension points, cycles are reported with
+/// their path, and a `.container` instance is made once even when many tasks ask for it at the same time
+/// (the others wait for it without blocking a thread).
+///
+/// The methods are named like ``Resolver``'s but are only `async`: a container's synchronous `resolve` and
+/// `require` keep their meaning in async code, and `container.async` says that a resolve may suspend.
+public struct AsyncResolver: Sendable {
+    /// The container resolves start from.
+    let container: Container
+    /// The resolution this resolver was handed to (a factory's); nil for ``Container/async``.
+    let context: AsyncContext?
+
+    /// Returns an instance of `serviceType`, or throws a ``ResolutionError`` that explains why not.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to resolve; inferred from the context when left out.
+    ///   - name: The registration name.
+    ///   - isolation: Where the caller runs; the instance is handed over there.
+    public func require<Service>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Service {
+        try await make(serviceType, name: name, arguments: PackBox(values: ()))
+    }
+
+    /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or throws a
+    /// ``ResolutionError``.
+    ///
+    /// ```swift
+    /// let session = try await container.async.require(Session.self, arguments: userID, "mobile")
+    /// ```
+    public func require<Service, First, each Other>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        arguments first: First,
+        _ others: repeat each Other,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Service {
+        try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+    }
+
+    /// Returns an instance of `serviceType`, or `nil` when it cannot be made; the reason goes to
+    /// ``Container/loggingFunction``.
+    public func resolve<Service>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Service? {
+        await reportingFailure(serviceType) {
+            try await make(serviceType, name: name, arguments: PackBox(values: ()))
+        }
+    }
+
+    /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or `nil`.
+    public func resolve<Service, First, each Other>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        arguments first: First,
+        _ others: repeat each Other,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Service? {
+        await reportingFailure(serviceType) {
+            try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+        }
+    }
+
+    private func reportingFailure<Service>(
+        _ serviceType: Service.Type,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Service
+    ) async -> Service? {
+        do {
+            return try await body()
+        } catch {
+            container.report(error, resolving: serviceType)
+            return nil
+        }
+    }
+
+    /// Resolves `Service` with `arguments`: within this resolver's resolution, or as a new top-level one.
+    private func make<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: PackBox<repeat each Argument>,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Service {
+        let key = ServiceKey(
+            serviceType: Service.self,
+            argumentsType: (any Resolver, repeat each Argument).self,
+            name: name
+        )
+        let made: Made
+        if let context {
+            made = try await container.makeAsync(Service.self, key: key, context: context, arguments: arguments)
+        } else {
+            let graph = AsyncGraph()
+            let root = AsyncContext(graph: graph, steps: [])
+            do {
+                made = try await container.makeAsync(Service.self, key: key, context: root, arguments: arguments)
+            } catch {
+                graph.end()
+                throw error
+            }
+            graph.end()
+        }
+        if let service = made.value as? Service { return service }
+        throw ResolutionError(
+            reason: .typeMismatch,
+            key: key,
+            path: (context?.path ?? []) + [key.pathComponent],
+            madeType: String(describing: type(of: made.value))
+        )
+    }
+}
+
+extension Container {
+    /// Resolves from async code, including services whose factories are `async`.
+    ///
+    /// ```swift
+    /// let repository = try await container.async.require(TodoRepository.self)
+    /// let cache = await container.async.resolve(Cache.self)   // nil if it cannot be made
+    /// ```
+    public var async: AsyncResolver {
+        AsyncResolver(container: self, context: nil)
+    }
+}
+
+/// Something made, handed between isolation domains inside the engine. The engine hands an instance to
+/// exactly one caller at a time, or shares one that the container keeps, as a synchronous resolve does.
+struct Made: @unchecked Sendable {
+    let value: Any
+}
+
+/// Runtime arguments, handed to the engine and on to the factory that takes them.
+struct PackBox<each Argument>: @unchecked Sendable {
+    let values: (repeat each Argument)
+}

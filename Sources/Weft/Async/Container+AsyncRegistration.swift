@@ -1,0 +1,111 @@
+/// An `async` factory, erased to return a ``Made``; the arguments come boxed.
+final class AsyncFactoryBox<each Argument>: @unchecked Sendable {
+    let make: @Sendable (AsyncResolver, PackBox<repeat each Argument>) async throws -> Made
+
+    init(_ make: @escaping @Sendable (AsyncResolver, PackBox<repeat each Argument>) async throws -> Made) {
+        self.make = make
+    }
+}
+
+extension Container {
+    /// Registers an `async` factory for `serviceType`; it is chosen over the synchronous `register` when the
+    /// closure awaits.
+    ///
+    /// ```swift
+    /// container.register(Database.self) { _ in try await Database.open(path: path) }
+    ///     .inObjectScope(.container)
+    /// container.register(Reports.self) { r in Reports(database: try await r.require(Database.self)) }
+    /// ```
+    ///
+    /// Resolve such a service from async code, with ``async`` (`try await container.async.require(...)`) or
+    /// with the ``AsyncResolver`` an async factory receives. A synchronous resolve that would have to make an
+    /// instance fails with ``ResolutionError/Reason/requiresAsync`` (a `.container` instance that an async
+    /// resolve already made is returned). `initCompleted` callbacks run right after the factory, with a
+    /// synchronous resolver.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The type to register.
+    ///   - name: Tells apart registrations of the same type.
+    ///   - factory: Makes the instance; it may suspend and throw. It runs on the generic executor, or on its
+    ///     actor when it is isolated (`{ @MainActor r in ... }`).
+    /// - Returns: The registration, to set its scope and callbacks.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        factory: @escaping @Sendable (AsyncResolver) async throws -> Service
+    ) -> ServiceEntry<Service> {
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            plainFactory: { _ in throw asyncFactoryResolvedSynchronously() },
+            objectScope: defaultObjectScope
+        )
+        entry.asyncFactory = asyncFactoryBox { (resolver: AsyncResolver) in try await factory(resolver) }
+        addPlain(entry, as: serviceType, name: name)
+        return entry
+    }
+
+    /// Registers an `async` factory that takes runtime arguments, any number of them.
+    ///
+    /// ```swift
+    /// container.register(Session.self) { r, userID in
+    ///     Session(user: try await r.require(UserStore.self).user(userID))
+    /// }
+    /// let session = try await container.async.require(Session.self, arguments: userID)
+    /// ```
+    @discardableResult
+    public func register<Service, First, each Other>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        factory: @escaping @Sendable (AsyncResolver, First, repeat each Other) async throws -> Service
+    ) -> ServiceEntry<Service> {
+        let box = FactoryBox<First, repeat each Other> { (_: any Resolver, _: First, _: repeat each Other) in
+            throw asyncFactoryResolvedSynchronously()
+        }
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            argumentsType: (any Resolver, First, repeat each Other).self,
+            factory: box,
+            objectScope: defaultObjectScope
+        )
+        entry.asyncFactory = asyncFactoryBox(factory)
+        entry.container = self
+        add(
+            entry, as: serviceType,
+            key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
+        return entry
+    }
+
+    /// Registers an `async` factory for the type it returns.
+    ///
+    /// ```swift
+    /// container.register { _ in try await Database.open(path: path) }
+    /// ```
+    @discardableResult
+    public func register<Service>(
+        name: String? = nil,
+        factory: @escaping @Sendable (AsyncResolver) async throws -> Service
+    ) -> ServiceEntry<Service> {
+        register(Service.self, name: name, factory: factory)
+    }
+}
+
+/// Boxes an async factory; the pack is inferred from the factory's parameters.
+private func asyncFactoryBox<Service, each Argument>(
+    _ factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> Service
+) -> AsyncFactoryBox<repeat each Argument> {
+    AsyncFactoryBox { resolver, arguments in
+        Made(value: try await factory(resolver, repeat each arguments.values))
+    }
+}
+
+/// The error for a synchronous resolve that reached an `async` factory (thrown from inside that resolve, so
+/// the registration is the innermost frame).
+func asyncFactoryResolvedSynchronously() -> ResolutionError {
+    let state = ResolutionState.current
+    let frames = state.fields.pointee.frames
+    let key =
+        frames.last.map { frames.key(of: $0) }
+        ?? ServiceKey(serviceType: Any.self, argumentsType: noArguments, name: nil)
+    return ResolutionError(reason: .requiresAsync, key: key, path: state.path)
+}

@@ -1,0 +1,159 @@
+import WeftAtomics
+
+extension ObjectScope {
+    /// One instance per scope: made the first time a scope needs it, shared within that scope, torn down
+    /// and released when the scope ends.
+    ///
+    /// ```swift
+    /// container.register(UnitOfWork.self) { r in UnitOfWork(db: try r.require()) }.inObjectScope(.scoped)
+    ///
+    /// let scope = container.makeScope()        // one per request, job, screen...
+    /// let work = try scope.require(UnitOfWork.self)
+    /// try await scope.end()                    // tears it down
+    /// ```
+    ///
+    /// Resolving a `.scoped` service outside any scope fails with
+    /// ``ResolutionError/Reason/outsideScope``; a `.container` singleton that would keep one fails with
+    /// ``ResolutionError/Reason/captiveDependency``, and ``Container/verify(strict:)`` reports it.
+    public static let scoped = ObjectScope(storageFactory: PermanentStorage.init, description: "scoped")
+}
+
+extension Container {
+    /// Makes a scope for one unit of work (a request, a job): a child container that sees this container's
+    /// registrations and keeps one instance of each `.scoped` one, until ``end()``.
+    ///
+    /// ```swift
+    /// let scope = container.makeScope()
+    /// let repository = try await scope.async.require(TodoRepository.self)
+    /// ...
+    /// try await scope.end()
+    /// ```
+    ///
+    /// Singletons (`.container`) stay in the container that registered them, shared by all scopes. Scopes
+    /// can nest: a `.scoped` service belongs to the innermost scope it is resolved from. Creating a scope
+    /// is cheap (one object); its copies of `.scoped` registrations are made when first used.
+    public func makeScope() -> Container {
+        Container(parent: self, debugHelper: debugHelper, defaultObjectScope: defaultObjectScope, isScope: true)
+    }
+
+    /// Makes a scope, runs `body` with it, and ends it, also when `body` throws.
+    ///
+    /// ```swift
+    /// let todos = try await container.withScope { scope in
+    ///     try await scope.async.require(TodoRepository.self).all()
+    /// }
+    /// ```
+    ///
+    /// - Throws: What `body` throws; otherwise a ``TeardownError`` when a teardown threw. When both
+    ///   failed, `body`'s error is thrown and the teardown failures go to ``loggingFunction``.
+    public func withScope<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Container) async throws -> Result
+    ) async throws -> Result {
+        let scope = makeScope()
+        let result: Result
+        do {
+            result = try await body(scope)
+        } catch {
+            do {
+                try await scope.end()
+            } catch let teardown {
+                Container.log("\(teardown)")
+            }
+            throw error
+        }
+        try await scope.end()
+        return result
+    }
+
+    /// Ends this container or scope: tears down the instances it keeps that adopt ``Teardown`` or
+    /// ``AsyncTeardown``, newest first, then releases them.
+    ///
+    /// For a scope (``makeScope()``) that is its `.scoped` instances; afterwards resolving a `.scoped`
+    /// service from it fails with ``ResolutionError/Reason/scopeEnded``. For any other container it is the
+    /// `.container` singletons of its own registrations (a server calls it at shutdown); they are made anew
+    /// if resolved again. Calling `end()` again tears down only what was made since.
+    ///
+    /// - Throws: ``TeardownError`` listing every teardown that threw, after all of them ran.
+    public func end() async throws {
+        let (owned, copies) = lock.withLock {
+            let record = lifetime ?? LifetimeRecord()
+            lifetime = record
+            record.ended = true
+            defer { record.owned = [] }
+            return (record.owned, isScope ? Array(record.copies.values) : [])
+        }
+        if isScope {
+            // Lookups cached on any thread must stop answering with this scope's copies.
+            weft_registry_changed()
+        }
+        var failures: [TeardownError.Failure] = []
+        for (instance, label) in owned.reversed() {
+            do {
+                if let instance = instance as? any AsyncTeardown {
+                    try await instance.tearDown()
+                } else if let instance = instance as? any Teardown {
+                    try instance.tearDown()
+                }
+            } catch {
+                failures.append(.init(service: label, error: error))
+            }
+        }
+        if isScope {
+            for copy in copies { copy.discardInstance() }
+        } else {
+            for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
+                entry.discardInstance()
+            }
+        }
+        if !failures.isEmpty { throw TeardownError(failures: failures) }
+    }
+
+    /// Keeps `instance` to tear down when this container ends.
+    func adoptForTeardown(_ instance: Any, label: String) {
+        lock.withLock {
+            let record = lifetime ?? LifetimeRecord()
+            lifetime = record
+            record.owned.append((instance, label))
+        }
+    }
+
+    /// This scope's copy of the `.scoped` registration `entry` (made on first use); `entry` itself once the
+    /// scope has ended, which then fails as resolved outside a scope.
+    func scopeCopy(of entry: _ServiceEntryBase) -> _ServiceEntryBase {
+        lock.withLock {
+            let record = lifetime ?? LifetimeRecord()
+            lifetime = record
+            if record.ended { return entry }
+            if let copy = record.copies[ObjectIdentifier(entry)] { return copy }
+            let copy = entry.copyForScope(self)
+            record.copies[ObjectIdentifier(entry)] = copy
+            return copy
+        }
+    }
+
+    /// The error for a `.scoped` registration resolved where no (live) scope is.
+    func outsideScope(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
+        var container: Container? = self
+        var ended = false
+        while let current = container, !ended {
+            if current.isScope { ended = current.lock.withLock { current.lifetime?.ended ?? false } }
+            container = current.parent
+        }
+        return ResolutionError(
+            reason: ended ? .scopeEnded : .outsideScope,
+            key: key,
+            path: state.path + [key.pathComponent]
+        )
+    }
+
+    /// The error for a shared instance, made by `builder`, that would keep the scope's instance of `entry`.
+    func capturedScopedService(
+        _ entry: _ServiceEntryBase,
+        by builder: _ServiceEntryBase,
+        state: ResolutionState
+    ) -> ResolutionError {
+        let key = ServiceKey(serviceType: entry.serviceType, argumentsType: entry.argumentsType, name: nil)
+        return ResolutionError(reason: .captiveDependency, key: key, path: state.path + [key.pathComponent])
+    }
+}

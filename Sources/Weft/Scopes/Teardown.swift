@@ -1,0 +1,75 @@
+/// A service that releases what it holds (a connection, a file, a transaction) when the container or scope
+/// that made it ends, synchronously.
+///
+/// ```swift
+/// final class Journal: Teardown {
+///     func tearDown() throws { try file.close() }
+/// }
+/// container.register(Journal.self) { _ in try Journal(path: path) }.inObjectScope(.container)
+/// ...
+/// try await container.end()   // calls journal.tearDown()
+/// ```
+///
+/// Weft tears down the instances a container keeps — `.container` singletons in the container that
+/// registered them, `.scoped` instances in their scope — once, in reverse creation order, when
+/// ``Container/end()`` is called. Transient, graph-scoped and `.weak` instances are not kept by the
+/// container, so they are not torn down.
+public protocol Teardown: AnyObject {
+    /// Releases what the instance holds; called once, when its container or scope ends.
+    func tearDown() throws
+}
+
+/// A service that releases what it holds asynchronously (closing a database pool, committing a
+/// transaction) when the container or scope that made it ends. Actors can adopt it.
+///
+/// ```swift
+/// actor UnitOfWork: AsyncTeardown {
+///     func tearDown() async throws { try await transaction.commit() }
+/// }
+/// ```
+///
+/// When a type adopts both ``Teardown`` and `AsyncTeardown`, only this one is called.
+public protocol AsyncTeardown: AnyObject {
+    /// Releases what the instance holds; called once, when its container or scope ends.
+    func tearDown() async throws
+}
+
+/// The teardowns that threw when a container or scope ended; every teardown still ran.
+///
+/// ```swift
+/// do {
+///     try await scope.end()
+/// } catch let error as TeardownError {
+///     for failure in error.failures { logger.error("\(failure)") }
+/// }
+/// ```
+public struct TeardownError: Error, CustomStringConvertible, @unchecked Sendable {
+    /// One teardown that threw.
+    public struct Failure: CustomStringConvertible, @unchecked Sendable {
+        /// The registered type of the instance, as written in Swift.
+        public let service: String
+        /// What its `tearDown()` threw.
+        public let error: any Error
+
+        /// `Service: error`.
+        public var description: String { "\(service): \(error)" }
+    }
+
+    /// The teardowns that threw, in the order they ran (reverse creation order).
+    public let failures: [Failure]
+
+    /// The full message, starting with the stable identifier `[Weft.teardownFailed]`.
+    public var description: String {
+        let count = failures.count == 1 ? "1 teardown" : "\(failures.count) teardowns"
+        return "[Weft.teardownFailed] \(count) threw: "
+            + failures.map(\.description).joined(separator: "; ")
+    }
+}
+
+/// What a container keeps for its end: the instances to tear down, in creation order, and, for a scope, its
+/// copies of `.scoped` registrations. Guarded by the container's lock.
+final class LifetimeRecord {
+    var owned: [(instance: Any, label: String)] = []
+    var copies: [ObjectIdentifier: _ServiceEntryBase] = [:]
+    var ended = false
+}
