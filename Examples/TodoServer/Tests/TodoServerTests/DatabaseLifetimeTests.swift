@@ -6,7 +6,7 @@ import TodoServer
 import Weft
 
 /// The database singleton: made once by its async factory, shared by every scope, closed by `container.end()`.
-@Suite("Database lifetime")
+@Suite("Database lifetime", .timeLimit(.minutes(1)))
 struct DatabaseLifetimeTests {
     @Test func theDatabaseIsOpenedOnceForAllRequestsAndClosedWhenTheServerStops() async throws {
         try await withTodoServer { server in

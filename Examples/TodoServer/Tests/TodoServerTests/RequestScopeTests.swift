@@ -6,7 +6,7 @@ import TodoServer
 import Weft
 
 /// Per-request scopes: one unit of work per request, shared inside it, ended before the response goes out.
-@Suite("Per-request scopes")
+@Suite("Per-request scopes", .timeLimit(.minutes(1)))
 struct RequestScopeTests {
     @Test func aRequestMakesOneUnitOfWorkThoughSeveralServicesResolveIt() async throws {
         try await withTodoServer { server in
@@ -26,6 +26,27 @@ struct RequestScopeTests {
             // All six audit entries carry the one unit of work's request id.
             let audited = try await server.rows("SELECT request_id FROM audit_log")
             #expect(audited.map { $0.column("request_id")?.string } == Array(repeating: requestID, count: 3))
+        }
+    }
+
+    @Test func racingResolutionsInOneScopeShareOneUnitOfWork() async throws {
+        try await withTodoServer { server in
+            let scope = server.container.makeScope()
+            // Ten resolutions at once while the first is still suspended in the async factory (waiting for the
+            // connection, running BEGIN): Weft makes the scoped instance once and hands it to all ten. Were it
+            // made twice, the second would wait for the connection the first holds, forever.
+            let units = try await withThrowingTaskGroup(of: UnitOfWork.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await scope.async.require(UnitOfWork.self) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(units.count == 10)
+            #expect(units.allSatisfy { $0 === units[0] })
+            #expect(await server.lifecycleLog.requestsThatBegan.count == 1)
+            try await scope.end()
+            #expect(await server.lifecycleLog.requestsThatEnded.count == 1)
+            try await server.container.end()
         }
     }
 

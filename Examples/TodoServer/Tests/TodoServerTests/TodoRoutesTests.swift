@@ -5,7 +5,7 @@ import Testing
 import TodoServer
 
 /// The HTTP interface: routes, bodies and status codes, over a live server and a real database file.
-@Suite("To-do routes over HTTP")
+@Suite("To-do routes over HTTP", .timeLimit(.minutes(1)))
 struct TodoRoutesTests {
     @Test func createReadUpdateListAndDeleteRoundTripOverHTTP() async throws {
         try await withTodoServer { server in
