@@ -402,7 +402,15 @@ extension Container {
         if policy == .shared { fields.pointee.sharedBuilds.append(entry) }
         let instance: Value
         do {
-            instance = try produce()
+            if found.exact, Value.self == key.serviceType {
+                // The registration is a ServiceEntry<Value> with a plain factory: called here, without `produce`'s
+                // closures in between.
+                instance = try entry._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: ServiceEntry<Value>.self).plainFactory(self)
+                }
+            } else {
+                instance = try produce()
+            }
         } catch {
             let path = state.path
             fields.pointee.factoriesRunning -= 1
