@@ -86,6 +86,34 @@ import Weft
         #expect(deinits.value == 1)
     }
 
+    /// A graph that becomes nameable after its graph-scoped instance was made (the factory asks for its
+    /// `GraphIdentifier`) and then fails: the instance, which went into its registration's storage when the graph
+    /// became nameable, is discarded from it, so the graph, named again, makes a new one, and nothing of it is kept.
+    @Test func aFailedGraphThatBecameNameableMidwayDiscardsTheInstancesItStored() throws {
+        struct NoHolderToday: Error {}
+        let deinits = Counter()
+        let factoryCalls = Counter()
+        let container = container(scope: .graph, factoryCalls: factoryCalls, deinits: deinits)
+        let graphs = Collected<GraphIdentifier>()
+        let failNext = Counter()
+        container.register(Holder.self) { r in
+            let first = try r.require(Tracked.self)  // made while the graph is private
+            graphs.append(try r.require(GraphIdentifier.self))  // the graph becomes nameable
+            if failNext.increment() == 1 { throw NoHolderToday() }
+            return Holder(first: first, second: try r.require(Tracked.self), deinits: Counter())
+        }
+
+        #expect(throws: ResolutionError.self) { try container.require(Holder.self) }
+        let graph = try #require(graphs.values.first)
+
+        #expect(deinits.value == 1)
+        #expect(try perGraphRecords(reachableFrom: container) == 0)
+        let again = try container.withObjectGraph(graph) { try $0.require(Holder.self) }
+        #expect(factoryCalls.value == 2)
+        #expect(again.first === again.second)
+        #expect(deinits.value == 1)
+    }
+
     // MARK: - Weak scope
 
     @Test func weakScopedInstanceGoesWhenItsLastUserLetsGo() throws {

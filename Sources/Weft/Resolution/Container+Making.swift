@@ -164,7 +164,7 @@ extension Container {
         if fields.pointee.depth == 0 {
             fields.pointee.topContainer = ObjectIdentifier(self)
             // Records below the top belong to a graph that is being released (a deinit started this resolve).
-            fields.pointee.made.mark = fields.pointee.made.count
+            fields.pointee.made.markTop()
             if let given = graph ?? takeRestoredGraph() {
                 fields.pointee.graph = given
                 fields.pointee.privateGraph = nil
@@ -228,7 +228,8 @@ extension Container {
     private func completeGraph(_ state: ResolutionState, graph: GraphIdentifier?, failed: Bool) {
         let fields = state.fields
         let first = fields.pointee.made.mark
-        let end = fields.pointee.made.count
+        // Only instances also in their registration's storage have a storage to tell.
+        let end = fields.pointee.made.stored > 0 ? fields.pointee.made.count : first
         var index = first
         while index < end {
             let record = fields.pointee.made[index]
@@ -407,7 +408,15 @@ extension Container {
         if policy == .shared { fields.pointee.sharedBuilds.append(entry) }
         let instance: Value
         do {
-            instance = try produce()
+            if found.exact, Value.self == key.serviceType {
+                // The registration is a ServiceEntry<Value> with a plain factory: called here, without `produce`'s
+                // closures in between.
+                instance = try entry._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: ServiceEntry<Value>.self).plainFactory(self)
+                }
+            } else {
+                instance = try produce()
+            }
         } catch {
             let path = state.path
             fields.pointee.factoriesRunning -= 1

@@ -121,6 +121,8 @@ struct MadeRecords {
     var count = 0
     /// Where the records of the current top-level resolve start.
     var mark = 0
+    /// How many records from ``mark`` on have their instance in the registration's storage too.
+    var stored = 0
 
     init() {
         assert(MemoryLayout<Record>.size <= Self.valueOffset && MemoryLayout<Any>.size <= Self.valueSize)
@@ -153,8 +155,16 @@ struct MadeRecords {
     }
 
     /// Marks the instance at `index` as kept in its registration's storage too.
-    func setInStorage(at index: Int) {
+    mutating func setInStorage(at index: Int) {
         slot(index).assumingMemoryBound(to: Record.self).pointee.inStorage = true
+        stored += 1
+    }
+
+    /// Starts the records of a top-level resolve at the top of the stack.
+    @inline(__always)
+    mutating func markTop() {
+        mark = count
+        stored = 0
     }
 
     /// Pushes a record of `entry`'s instance `value`, kept as `T` (`fits(T.self)` must hold). Pass an `Any`
@@ -175,6 +185,7 @@ struct MadeRecords {
         // One value-witness call (`initializeMemory(as:repeating:count:)` loops generically).
         (slot + Self.valueOffset).bindMemory(to: T.self, capacity: 1).initialize(to: value)
         count += 1
+        if inStorage { stored += 1 }
     }
 
     /// The instance at `index` as `T`, the type it is kept as.
