@@ -156,11 +156,11 @@ extension Container {
     }
 
     /// Enters a resolve: a top-level one starts a graph (`graph`, a restored one, or a new private one).
-    /// Returns the graph to restore when the resolve ends.
+    /// Returns the graph to restore when the resolve ends: nil when `graph` is nil, which leaves it as it is.
     @inline(__always)
     private func begin(_ state: ResolutionState, graph: GraphIdentifier?) -> GraphIdentifier? {
         let fields = state.fields
-        let outer = fields.pointee.graph
+        let outer = graph == nil ? nil : fields.pointee.graph
         if fields.pointee.depth == 0 {
             fields.pointee.topContainer = ObjectIdentifier(self)
             // Records below the top belong to a graph that is being released (a deinit started this resolve).
