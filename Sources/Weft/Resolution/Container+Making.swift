@@ -245,17 +245,22 @@ extension Container {
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
         if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
-        var kept: [Container] = []
-        if !fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+        // Kept alive until the instances are released, out of the state so that a resolve a deinit starts
+        // meanwhile keeps its own.
+        var kept: [Container]?
+        if !fields.pointee.keptContainers.isEmpty {
+            kept = fields.pointee.keptContainers
+            fields.pointee.keptContainers = []
+        }
         // Newest first, each in place: the slot stays taken while its instance is released.
         while fields.pointee.made.count > first {
             let last = fields.pointee.made.count - 1
             fields.pointee.made.destroy(at: last)
             fields.pointee.made.count = last
         }
-        if !kept.isEmpty {
+        if var kept {
             kept.removeAll(keepingCapacity: true)
-            if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+            if fields.pointee.keptContainers.isEmpty { fields.pointee.keptContainers = kept }
         }
     }
 
