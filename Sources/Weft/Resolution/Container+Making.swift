@@ -300,18 +300,20 @@ extension Container {
         noteUse(of: found.entry, state: state)
         switch found.policy {
         case .transient:
-            return try build(found, key: key, state: state, claimed: false, produce: produce)
+            break
         case .perGraph where !synchronized:
             if let index = madeIndex(of: found.entry, in: graph, state: state) {
                 return try madeInstance(at: index, key: key, state: state)
             }
-            if graph == fields.pointee.privateGraph {
-                return try build(found, key: key, state: state, claimed: false, produce: produce)
+            if graph != fields.pointee.privateGraph {
+                return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
             }
-            return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         default:
             return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         }
+        // Transient, or graph scope in a graph nothing outside can name: no stored instance to look for. One call
+        // site, so that build() is inlined here once.
+        return try build(found, key: key, state: state, claimed: false, produce: produce)
     }
 
     /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
@@ -383,6 +385,9 @@ extension Container {
     ///
     /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and
     /// so that a transient instance with nothing to run after its factory skips ``keep(_:found:key:state:claimed:firstPending:)``.
+    /// Inlined (make(_:key:state:as:produce:) calls it from one place), so that a resolve without arguments is one
+    /// generic frame up to the factory.
+    @inline(__always)
     private func build<Value>(
         _ found: Lookup,
         key: ServiceKey,
