@@ -440,6 +440,7 @@ extension Container {
             !found.hasCallbacks && !claimed && fields.pointee.preparationFrame != frame
             && fields.pointee.pending.count == firstPending
         if simple, policy == .transient {
+            // Done.
         } else if simple, policy == .perGraph, !synchronized, fields.pointee.graph == fields.pointee.privateGraph,
             found.exact, Value.self == key.serviceType, MadeRecords.fits(Value.self)
         {
