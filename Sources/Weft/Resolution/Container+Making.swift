@@ -156,11 +156,11 @@ extension Container {
     }
 
     /// Enters a resolve: a top-level one starts a graph (`graph`, a restored one, or a new private one).
-    /// Returns the graph to restore when the resolve ends.
+    /// Returns the graph to restore when the resolve ends: nil when `graph` is nil, which leaves it as it is.
     @inline(__always)
     private func begin(_ state: ResolutionState, graph: GraphIdentifier?) -> GraphIdentifier? {
         let fields = state.fields
-        let outer = fields.pointee.graph
+        let outer = graph == nil ? nil : fields.pointee.graph
         if fields.pointee.depth == 0 {
             fields.pointee.topContainer = ObjectIdentifier(self)
             // Records below the top belong to a graph that is being released (a deinit started this resolve).
@@ -245,17 +245,22 @@ extension Container {
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
         if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
-        var kept: [Container] = []
-        if !fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+        // Kept alive until the instances are released, out of the state so that a resolve a deinit starts
+        // meanwhile keeps its own.
+        var kept: [Container]?
+        if !fields.pointee.keptContainers.isEmpty {
+            kept = fields.pointee.keptContainers
+            fields.pointee.keptContainers = []
+        }
         // Newest first, each in place: the slot stays taken while its instance is released.
         while fields.pointee.made.count > first {
             let last = fields.pointee.made.count - 1
             fields.pointee.made.destroy(at: last)
             fields.pointee.made.count = last
         }
-        if !kept.isEmpty {
+        if var kept {
             kept.removeAll(keepingCapacity: true)
-            if fields.pointee.keptContainers.isEmpty { swap(&kept, &fields.pointee.keptContainers) }
+            if fields.pointee.keptContainers.isEmpty { fields.pointee.keptContainers = kept }
         }
     }
 
@@ -297,18 +302,20 @@ extension Container {
         case .perScope:
             throw outsideScope(key, state: state)
         case .transient:
-            return try build(found, key: key, state: state, claimed: false, produce: produce)
+            break
         case .perGraph where !synchronized:
             if let index = madeIndex(of: found.entry, in: graph, state: state) {
                 return try madeInstance(at: index, key: key, state: state)
             }
-            if graph == fields.pointee.privateGraph {
-                return try build(found, key: key, state: state, claimed: false, produce: produce)
+            if graph != fields.pointee.privateGraph {
+                return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
             }
-            return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         default:
             return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
         }
+        // Transient, or graph scope in a graph nothing outside can name: no stored instance to look for. One call
+        // site, so that build() is inlined here once.
+        return try build(found, key: key, state: state, claimed: false, produce: produce)
     }
 
     /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
@@ -384,6 +391,9 @@ extension Container {
     ///
     /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and
     /// so that a transient instance with nothing to run after its factory skips ``keep(_:found:key:state:claimed:firstPending:)``.
+    /// Inlined (make(_:key:state:as:produce:) calls it from one place), so that a resolve without arguments is one
+    /// generic frame up to the factory.
+    @inline(__always)
     private func build<Value>(
         _ found: Lookup,
         key: ServiceKey,
@@ -436,6 +446,7 @@ extension Container {
             !found.hasCallbacks && !claimed && fields.pointee.preparationFrame != frame
             && fields.pointee.pending.count == firstPending
         if simple, policy == .transient {
+            // Done.
         } else if simple, policy == .perGraph, !synchronized, fields.pointee.graph == fields.pointee.privateGraph,
             found.exact, Value.self == key.serviceType, MadeRecords.fits(Value.self)
         {
