@@ -39,12 +39,7 @@ extension Container {
         case .shared:
             return try await makeShared(recipe, context: context, arguments: arguments)
         case .perScope:
-            let ended = outsideScopeReason() == .scopeEnded
-            throw ResolutionError(
-                reason: ended ? .scopeEnded : .outsideScope,
-                key: key,
-                path: context.path + [key.pathComponent]
-            )
+            throw outsideScope(key, path: context.path + [key.pathComponent])
         }
     }
 
@@ -59,16 +54,23 @@ extension Container {
         let graph = context.graph
         let id = ObjectIdentifier(entry)
         while true {
-            let slot: AsyncGraph.Slot = AsyncBuilds.lock.withLock {
-                if let slot = graph.slots[id] { return slot }
+            let claim: AsyncClaim = AsyncBuilds.lock.withLock {
+                switch graph.slots[id] {
+                case .made(let made): return .stored(made)
+                case .building(let build): return .wait(build)
+                case nil: break
+                }
                 let build = AsyncBuild(key: key)
                 graph.slots[id] = .building(build)
                 context.innermostBuild?.waitsFor.append(build)
-                return .made(Made(value: build))
+                return .build(build)
             }
-            switch slot {
-            case .made(let made):
-                guard let build = made.value as? AsyncBuild else { return made }
+            switch claim {
+            case .stored(let made):
+                return made
+            case .wait(let build):
+                if let made = try await waitForInstance(of: build, key: key, context: context) { return made }
+            case .build(let build):
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: false)
                 let make: () async throws -> Made = {
                     let made = try await self.build(recipe, step: step, context: context, arguments: arguments)
@@ -84,12 +86,6 @@ extension Container {
                     return made
                 }
                 return try await finishing(build, context: context, make: make, onFailure: { graph.slots[id] = nil })
-            case .building(let build):
-                switch await AsyncBuilds.wait(for: build, context: context) {
-                case .made(let made): return made
-                case .retry: continue
-                case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
-                }
             }
         }
     }
@@ -105,7 +101,7 @@ extension Container {
         let graph = context.graph
         let id = ObjectIdentifier(entry)
         while true {
-            let claim: SharedClaim = AsyncBuilds.lock.withLock {
+            let claim: AsyncClaim = AsyncBuilds.lock.withLock {
                 if let stored = entry.storedInstance(inGraph: graph.id) { return .stored(Made(value: stored)) }
                 if let build = AsyncBuilds.inFlight[id] { return .wait(build) }
                 let build = AsyncBuild(key: key)
@@ -117,11 +113,7 @@ extension Container {
             case .stored(let made):
                 return made
             case .wait(let build):
-                switch await AsyncBuilds.wait(for: build, context: context) {
-                case .made(let made): return made
-                case .retry: continue
-                case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
-                }
+                if let made = try await waitForInstance(of: build, key: key, context: context) { return made }
             case .build(let build):
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
                 let make: () async throws -> Made = {
@@ -133,6 +125,16 @@ extension Container {
                 return try await finishing(
                     build, context: context, make: make, onFailure: { AsyncBuilds.inFlight[id] = nil })
             }
+        }
+    }
+
+    /// Waits for another task's build of `key`: its instance, or nil when the caller should try again (the
+    /// build failed); throws when waiting would close a cycle.
+    private func waitForInstance(of build: AsyncBuild, key: ServiceKey, context: AsyncContext) async throws -> Made? {
+        switch await AsyncBuilds.wait(for: build, context: context) {
+        case .made(let made): return made
+        case .retry: return nil
+        case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
         }
     }
 
@@ -261,20 +263,10 @@ extension Container {
         guard entry.isScopeCopy, let builder = context.sharedBuilder, !builder.isScopeCopy else { return }
         throw ResolutionError(reason: .captiveDependency, key: key, path: context.path + [key.pathComponent])
     }
-
-    /// Whether the innermost scope this container resolves through has ended.
-    func outsideScopeReason() -> ResolutionError.Reason {
-        var container: Container? = self
-        while let current = container {
-            if current.isScope, current.lock.withLock({ current.lifetime?.ended ?? false }) { return .scopeEnded }
-            container = current.parent
-        }
-        return .outsideScope
-    }
 }
 
-/// What a task asking for a shared instance of an async factory found.
-private enum SharedClaim {
+/// What a task asking for a graph-scoped or shared instance of an async factory found.
+private enum AsyncClaim {
     case stored(Made)
     case wait(AsyncBuild)
     case build(AsyncBuild)

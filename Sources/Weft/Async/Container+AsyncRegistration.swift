@@ -99,13 +99,7 @@ private func asyncFactoryBox<Service, each Argument>(
     }
 }
 
-/// The error for a synchronous resolve that reached an `async` factory (thrown from inside that resolve, so
-/// the registration is the innermost frame).
+/// The error for a synchronous resolve that reached an `async` factory.
 func asyncFactoryResolvedSynchronously() -> ResolutionError {
-    let state = ResolutionState.current
-    let frames = state.fields.pointee.frames
-    let key =
-        frames.last.map { frames.key(of: $0) }
-        ?? ServiceKey(serviceType: Any.self, argumentsType: noArguments, name: nil)
-    return ResolutionError(reason: .requiresAsync, key: key, path: state.path)
+    ResolutionError.fromInsideFactory(.requiresAsync, serviceType: Any.self)
 }

@@ -78,12 +78,7 @@ private func runOnMainActor<Service>(
     _ resolver: any Resolver
 ) throws -> Service {
     guard isOnMainActor() else {
-        let state = ResolutionState.current
-        let frames = state.fields.pointee.frames
-        let key =
-            frames.last.map { frames.key(of: $0) }
-            ?? ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: nil)
-        throw ResolutionError(reason: .notOnMainActor, key: key, path: state.path)
+        throw ResolutionError.fromInsideFactory(.notOnMainActor, serviceType: Service.self)
     }
     let made = try MainActor.assumeIsolated {
         MadeOnMainActor(instance: try factory(resolver))

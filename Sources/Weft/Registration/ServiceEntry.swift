@@ -291,39 +291,34 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
     /// same factory, scope, `initCompleted` callbacks and declared dependencies, but no instances.
     override func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase {
+        let copy = copy(into: container, forScope: false)
+        for key in keys { container.add(copy, as: Service.self, key: key) }
+        return copy
+    }
+
+    /// A copy of this `.scoped` registration for `scope`: the same factory and callbacks, keeping one instance
+    /// for the scope (the scope's copy is shared, like `.container`, within the scope). Every key this
+    /// registration is found under leads to the same copy.
+    override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
+        copy(into: scope, forScope: true)
+    }
+
+    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances.
+    private func copy(into container: Container, forScope: Bool) -> ServiceEntry<Service> {
         let copy =
             isPlain
             ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
             : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
+        copy.isScopeCopy = forScope
+        copy.scopeOriginal = forScope ? self : nil
         lock.withLock {
-            (copy.scope, copy.policy) = (scope, policy)
+            (copy.scope, copy.policy) = (scope, Self.policy(of: scope, scopeCopy: forScope))
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
         }
         copy.declaredDependencies = declaredDependencies
         copy.asyncFactory = asyncFactory
         copy.runsOnMainActor = runsOnMainActor
         copy.container = container
-        for key in keys { container.add(copy, as: Service.self, key: key) }
-        return copy
-    }
-
-    /// A copy of this `.scoped` registration for `scope`: the same factory, callbacks and forwarded types,
-    /// keeping one instance for the scope (the scope's copy is shared, like `.container`, within the scope).
-    override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
-        let copy =
-            isPlain
-            ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .scoped)
-            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
-        copy.isScopeCopy = true
-        copy.scopeOriginal = self
-        lock.withLock {
-            (copy.scope, copy.policy) = (self.scope, Self.policy(of: self.scope, scopeCopy: true))
-            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
-        }
-        copy.declaredDependencies = declaredDependencies
-        copy.asyncFactory = asyncFactory
-        copy.runsOnMainActor = runsOnMainActor
-        copy.container = scope
         return copy
     }
 

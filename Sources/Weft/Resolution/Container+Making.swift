@@ -300,7 +300,7 @@ extension Container {
         try noteUse(of: found.entry, state: state)
         switch found.policy {
         case .perScope:
-            throw outsideScope(key, state: state)
+            throw outsideScope(key, path: state.path + [key.pathComponent])
         case .transient:
             break
         case .perGraph where !synchronized:
@@ -333,7 +333,7 @@ extension Container {
     private func recordDependency(_ entry: EntryReference, state: ResolutionState) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
         if entry.object.isScopeCopy, !builder.object.isScopeCopy {
-            throw capturedScopedService(entry.object, by: builder.object, state: state)
+            throw capturedScopedService(entry.object, state: state)
         }
         entry.object.addDependent(builder.object)
     }

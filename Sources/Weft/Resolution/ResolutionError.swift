@@ -172,3 +172,17 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         underlyingError.map { String(describing: $0) } ?? "an unknown error"
     }
 }
+
+extension ResolutionError {
+    /// An error thrown from inside a factory the engine is running, about that factory's registration: the
+    /// innermost frame of this thread's resolution gives the key and the path (`serviceType` names it when
+    /// no resolution is running).
+    static func fromInsideFactory(_ reason: Reason, serviceType: Any.Type) -> ResolutionError {
+        let state = ResolutionState.current
+        let frames = state.fields.pointee.frames
+        let key =
+            frames.last.map { frames.key(of: $0) }
+            ?? ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: nil)
+        return ResolutionError(reason: reason, key: key, path: state.path)
+    }
+}

@@ -77,8 +77,7 @@ extension Container {
     /// - Throws: ``TeardownError`` listing every teardown that threw, after all of them ran.
     public func end() async throws {
         let (owned, copies) = lock.withLock {
-            let record = lifetime ?? LifetimeRecord()
-            lifetime = record
+            let record = lifetimeLocked()
             record.ended = true
             defer { record.owned = [] }
             return (record.owned, isScope ? Array(record.copies.values) : [])
@@ -108,19 +107,22 @@ extension Container {
 
     /// Keeps `instance` to tear down when this container ends.
     func adoptForTeardown(_ instance: Any, label: String) {
-        lock.withLock {
-            let record = lifetime ?? LifetimeRecord()
-            lifetime = record
-            record.owned.append((instance, label))
-        }
+        lock.withLock { lifetimeLocked().owned.append((instance, label)) }
+    }
+
+    /// The container's lifetime record, made on first need; call with `lock` held.
+    private func lifetimeLocked() -> LifetimeRecord {
+        if let lifetime { return lifetime }
+        let record = LifetimeRecord()
+        lifetime = record
+        return record
     }
 
     /// This scope's copy of the `.scoped` registration `entry` (made on first use); `entry` itself once the
     /// scope has ended, which then fails as resolved outside a scope.
     func scopeCopy(of entry: _ServiceEntryBase) -> _ServiceEntryBase {
         lock.withLock {
-            let record = lifetime ?? LifetimeRecord()
-            lifetime = record
+            let record = lifetimeLocked()
             if record.ended { return entry }
             if let copy = record.copies[ObjectIdentifier(entry)] { return copy }
             let copy = entry.copyForScope(self)
@@ -129,27 +131,20 @@ extension Container {
         }
     }
 
-    /// The error for a `.scoped` registration resolved where no (live) scope is.
-    func outsideScope(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
+    /// The error for a `.scoped` registration resolved where no live scope is: `.scopeEnded` when a scope this
+    /// container resolves through has ended, `.outsideScope` otherwise.
+    func outsideScope(_ key: ServiceKey, path: [String]) -> ResolutionError {
         var container: Container? = self
         var ended = false
         while let current = container, !ended {
             if current.isScope { ended = current.lock.withLock { current.lifetime?.ended ?? false } }
             container = current.parent
         }
-        return ResolutionError(
-            reason: ended ? .scopeEnded : .outsideScope,
-            key: key,
-            path: state.path + [key.pathComponent]
-        )
+        return ResolutionError(reason: ended ? .scopeEnded : .outsideScope, key: key, path: path)
     }
 
-    /// The error for a shared instance, made by `builder`, that would keep the scope's instance of `entry`.
-    func capturedScopedService(
-        _ entry: _ServiceEntryBase,
-        by builder: _ServiceEntryBase,
-        state: ResolutionState
-    ) -> ResolutionError {
+    /// The error for a shared instance being made that would keep the scope's instance of `entry`.
+    func capturedScopedService(_ entry: _ServiceEntryBase, state: ResolutionState) -> ResolutionError {
         let key = ServiceKey(serviceType: entry.serviceType, argumentsType: entry.argumentsType, name: nil)
         return ResolutionError(reason: .captiveDependency, key: key, path: state.path + [key.pathComponent])
     }
