@@ -69,10 +69,10 @@ extension Container {
     /// Ends this container or scope: tears down the instances it keeps that adopt ``Teardown`` or
     /// ``AsyncTeardown``, newest first, then releases them.
     ///
-    /// For a scope (``makeScope()``) that is its `.scoped` instances; afterwards resolving a `.scoped`
-    /// service from it fails with ``ResolutionError/Reason/scopeEnded``. For any other container it is the
-    /// `.container` singletons of its own registrations (a server calls it at shutdown); they are made anew
-    /// if resolved again. Calling `end()` again tears down only what was made since.
+    /// That is the `.container` singletons of its own registrations (a server ends its root container at
+    /// shutdown; they are made anew if resolved again) and, for a scope (``makeScope()``), its `.scoped`
+    /// instances; afterwards resolving a `.scoped` service from the scope fails with
+    /// ``ResolutionError/Reason/scopeEnded``. Calling `end()` again tears down only what was made since.
     ///
     /// - Throws: ``TeardownError`` listing every teardown that threw, after all of them ran.
     public func end() async throws {
