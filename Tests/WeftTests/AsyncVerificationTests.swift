@@ -139,6 +139,30 @@ private final class StuckFile: Teardown {
         #expect(graph.dependencies(of: work) == [.init(from: work, to: database, kind: .initializer)])
     }
 
+    @Test func asyncVerifyRecordsWhatConcurrentChildTasksOfAFactoryResolve() async throws {
+        final class Clock: Sendable {}
+        final class Dashboard: Sendable {}
+        let container = serverContainer(log: Collected(), opened: Counter())
+        container.register(Clock.self) { _ in Clock() }
+        container.register(Dashboard.self) { r in
+            async let handler = r.require(VerifiedHandler.self)
+            async let clock = r.require(Clock.self)
+            async let database = r.require(VerifiedDatabase.self)
+            _ = try await (handler, clock, database)
+            return Dashboard()
+        }
+
+        let graph = await container.async.dependencyGraph()
+
+        let dashboard = try #require(graph.node(for: Dashboard.self)).id
+        let targets = Set(graph.dependencies(of: dashboard).map(\.to))
+        let expected = try [
+            #require(graph.node(for: VerifiedHandler.self)).id, #require(graph.node(for: Clock.self)).id,
+            #require(graph.node(for: VerifiedDatabase.self)).id,
+        ]
+        #expect(targets == Set(expected))
+    }
+
     @Test func asyncVerifyReportsAMissingDependencyOfAnAsyncFactoryAlongItsPath() async throws {
         final class Mailer: Sendable {}
         final class Signup: Sendable {
@@ -255,6 +279,28 @@ private final class StuckFile: Teardown {
         #expect(closable.message.contains("adopts Teardown, but its scope (graph) never tears instances down"))
         #expect(lost[2].message.contains("adopts AsyncTeardown"))
         #expect(lost.allSatisfy { $0.hint.contains("`.scoped`") })
+    }
+
+    @Test func verificationTearsDownWhatItBuiltInAScopeThatNeverWould() async throws {
+        let log = Collected<String>()
+        let databaseLog = Collected<String>()
+        let container = Container()
+        container.register(VerifiedUnitOfWork.self) { _ in
+            VerifiedUnitOfWork(database: VerifiedDatabase(log: Collected()), log: log)
+        }.inObjectScope(.transient)
+        container.register(VerifiedDatabase.self) { _ in
+            await Task.yield()
+            return VerifiedDatabase(log: databaseLog)
+        }.inObjectScope(.graph)
+
+        let report = container.verificationReport()
+        #expect(report.problems(ofKind: .teardownNeverRuns).count == 2)
+        #expect(log.values == ["unit of work ended"])
+
+        let asyncReport = await container.async.verificationReport()
+        #expect(asyncReport.problems(ofKind: .teardownNeverRuns).count == 2)
+        #expect(log.values == ["unit of work ended", "unit of work ended"])
+        #expect(databaseLog.values == ["database closed"])
     }
 
     @Test func aTeardownThatThrowsWhenVerificationEndsItsCopyIsReported() async throws {

@@ -164,7 +164,7 @@ final class Verification {
                 }
             }
             teardownFailures += scope.endSynchronously()
-            note(outcome, building: index, findings: site.findings)
+            if let lost = note(outcome, building: index, findings: site.findings) { tearDownLost(lost, of: index) }
         }
         for container in site.ending { teardownFailures += container.endSynchronously() }
         finishBuilds(site)
@@ -189,7 +189,9 @@ final class Verification {
                 outcome = .failure(error)
             }
             await end(scope)
-            note(outcome, building: index, findings: site.findings)
+            if let lost = note(outcome, building: index, findings: site.findings) {
+                await awaitTearDownLost(lost, of: index)
+            }
         }
         for container in site.ending { await end(container) }
         finishBuilds(site)
@@ -241,15 +243,23 @@ final class Verification {
     }
 
     /// Sorts the outcome of building the registration at `index` into the findings.
-    private func note(_ outcome: Result<Any, any Error>, building index: Int, findings: GraphRecorder.Findings) {
+    ///
+    /// - Returns: The instance built, when verification must tear it down itself (see
+    ///   ``noteTeardown(of:instance:)``).
+    private func note(
+        _ outcome: Result<Any, any Error>,
+        building index: Int,
+        findings: GraphRecorder.Findings
+    ) -> Any? {
         switch outcome {
         case .success(let instance):
-            noteTeardown(of: index, instance: instance)
+            return noteTeardown(of: index, instance: instance) ? instance : nil
         case .failure(let error as ResolutionError):
             record(error, building: index, findings: findings)
         case .failure(let error):
             addFailure(node: index, error: error)
         }
+        return nil
     }
 
     /// Sorts a failed build's error into the findings.
@@ -315,11 +325,12 @@ final class Verification {
 
     /// Notes the registration at `index` when its instances adopt ``Teardown`` or ``AsyncTeardown`` but its
     /// scope never tears them down: `instance` is one it built, when it could be built.
-    private func noteTeardown(of index: Int, instance: Any?) {
+    ///
+    /// - Returns: Whether `instance` is such an instance, which verification must tear down itself.
+    @discardableResult
+    private func noteTeardown(of index: Int, instance: Any?) -> Bool {
         let node = nodes[index]
-        guard node.lifetime != .container, node.lifetime != .scoped,
-            !neverTornDown.contains(where: { $0.node == index })
-        else { return }
+        guard node.lifetime != .container, node.lifetime != .scoped else { return false }
         let type = node.entry.serviceType
         let adopted: String
         if type is any Teardown.Type || instance is any Teardown {
@@ -327,9 +338,36 @@ final class Verification {
         } else if type is any AsyncTeardown.Type || instance is any AsyncTeardown {
             adopted = "AsyncTeardown"
         } else {
-            return
+            return false
         }
-        neverTornDown.append((index, adopted))
+        if !neverTornDown.contains(where: { $0.node == index }) { neverTornDown.append((index, adopted)) }
+        return instance is any Teardown || instance is any AsyncTeardown
+    }
+
+    /// Tears down `instance`, which the build of the registration at `index` made and its scope never tears
+    /// down: verification leaves open nothing its builds opened. From synchronous code, an ``AsyncTeardown``
+    /// is torn down in a task of its own.
+    private func tearDownLost(_ instance: Any, of index: Int) {
+        let label = String(describing: nodes[index].entry.serviceType)
+        if let instance = instance as? any Teardown {
+            do {
+                try instance.tearDown()
+            } catch {
+                teardownFailures.append(.init(service: label, error: error))
+            }
+        } else if let instance = instance as? any AsyncTeardown {
+            Container.tearDownDetached(instance, label: label)
+        }
+    }
+
+    /// Tears down `instance` as ``tearDownLost(_:of:)`` does, awaiting an ``AsyncTeardown``.
+    private func awaitTearDownLost(_ instance: Any, of index: Int) async {
+        guard let asynchronous = instance as? any AsyncTeardown else { return tearDownLost(instance, of: index) }
+        do {
+            try await asynchronous.tearDown()
+        } catch {
+            teardownFailures.append(.init(service: String(describing: nodes[index].entry.serviceType), error: error))
+        }
     }
 
     private func addMissing(needer: Int, key: ServiceKey, suggestions: [String]) {
