@@ -243,6 +243,10 @@ private func captiveSingleton() async throws {
         return ReportCache(work: try await r.require(UnitOfWork.self))
     }.inObjectScope(.container)
 
+    scenario("Before any request, `try await container.async.verify()` builds the async factories and finds it:")
+    let report = await container.async.verificationReport()
+    printIndented(report.description, indent: "    ")
+
     scenario("ReportCache is a .container singleton made with the .scoped UnitOfWork:")
     let scope = container.makeScope()
     do {

@@ -78,8 +78,12 @@ final class AsyncGraph: @unchecked Sendable {
     /// them (their storage keeps graph-scoped instances weakly).
     var kept: [Any] = []
 
-    init() {
+    /// Where a verification records the dependencies its builds reveal; nil outside verification.
+    let findings: GraphRecorder.Findings?
+
+    init(recording findings: GraphRecorder.Findings? = nil) {
         id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
+        self.findings = findings
     }
 
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous

@@ -21,6 +21,9 @@ extension Container {
         guard let box = factory as? AsyncFactoryBox<repeat each Argument> else {
             throw ResolutionError(reason: .typeMismatch, key: key, path: context.path + [key.pathComponent])
         }
+        if let findings = context.graph.findings, let asker = context.step?.entry {
+            findings.resolving(entry, from: asker)
+        }
         if context.contains(entry) {
             throw ResolutionError(
                 reason: .circularDependency,
@@ -189,7 +192,9 @@ extension Container {
         let graph = store ?? (step.build != nil ? context.graph.id : nil)
         if let graph { entry.storeMade(made.value, inGraph: graph) }
         do {
-            try runSegment(inner) { _ in try entry.runInitCompleted(resolver: self, instance: made.value) }
+            try runSegment(inner, inFactory: false) { _ in
+                try entry.runInitCompleted(resolver: self, instance: made.value)
+            }
         } catch {
             if let graph { entry.store(nil, inGraph: graph) }
             if let error = error as? ResolutionError { throw error }
@@ -232,9 +237,21 @@ extension Container {
 
     /// Runs `body` in the synchronous engine, inside `context`'s graph and with its shared builder noted (for
     /// invalidation and captive scoped services); keeps what the graph made meanwhile until the graph ends.
-    private func runSegment<T>(_ context: AsyncContext, _ body: (ResolutionState) throws -> T) throws -> T {
+    /// In a verification's build, what `body` resolves is recorded as resolved by the innermost step's factory
+    /// (or, unless `inFactory`, its `initCompleted` callbacks).
+    private func runSegment<T>(
+        _ context: AsyncContext,
+        inFactory: Bool = true,
+        _ body: (ResolutionState) throws -> T
+    ) throws -> T {
         context.graph.publish()
-        return try resolving(graph: context.graph.id) { state in
+        guard let findings = context.graph.findings else { return try segment(context, body) }
+        let origin = context.step.map { GraphRecorder.Origin(entry: $0.entry, inFactory: inFactory) }
+        return try GraphRecorder(findings: findings, origin: origin).record { try segment(context, body) }
+    }
+
+    private func segment<T>(_ context: AsyncContext, _ body: (ResolutionState) throws -> T) throws -> T {
+        try resolving(graph: context.graph.id) { state in
             let builder = context.sharedBuilder
             if let builder { state.fields.pointee.sharedBuilds.append(.passUnretained(builder)) }
             let result = try body(state)

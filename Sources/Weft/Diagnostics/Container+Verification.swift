@@ -14,7 +14,8 @@ import Dispatch
 /// registration with the same factory, scope and `initCompleted` callbacks but no instances. The copy is
 /// dropped afterwards, so no singleton made during verification stays, and no factory runs in the real
 /// container. Building reveals what each factory resolves; a closure registration that needs runtime
-/// arguments cannot be built and is listed as not checked.
+/// arguments cannot be built and is listed as not checked. So is one whose factory is async (or needs an async
+/// one): `try await container.async.verify()` builds those too (``AsyncResolver/verify(strict:)``).
 ///
 /// A factory that force-unwraps a missing dependency (`r.resolve(Engine.self)!`) stops the program during
 /// verification as it would at run time; no check can catch that. Write such factories with
@@ -31,10 +32,12 @@ extension Container {
     /// }
     /// ```
     ///
-    /// The problems are missing registrations, cycles that cannot be built, captive dependencies and
-    /// registrations whose factory or callbacks fail (see ``VerificationReport/Problem/Kind``). Registrations
-    /// that could not be checked do not make it throw; they are in the report's
-    /// ``VerificationReport/unchecked``.
+    /// The problems are missing registrations, cycles that cannot be built, captive dependencies,
+    /// registrations whose factory or callbacks fail, and services adopting ``Teardown`` in a scope that never
+    /// tears them down (see ``VerificationReport/Problem/Kind``). Registrations that could not be checked do
+    /// not make it throw; they are in the report's ``VerificationReport/unchecked``. Async factories are not
+    /// run here: use ``AsyncResolver/verify(strict:)`` (`try await container.async.verify()`) for a
+    /// container that has them.
     ///
     /// - Parameter strict: Also count a `.transient` or `.graph` dependency of a `.container` (or
     ///   custom-scoped) service as captive. Off by default, since Swinject users often mean a singleton to
@@ -78,23 +81,23 @@ extension Container {
     /// Makes the throwaway copy of this container and its parents that verification builds in.
     func makeVerificationCopy() -> VerificationCopy {
         var entries: [ObjectIdentifier: _ServiceEntryBase] = [:]
-        var containers: Set<ObjectIdentifier> = []
-        let container = copyForVerification(entries: &entries, containers: &containers)
-        return VerificationCopy(container: container, entries: entries, containers: containers)
+        var chain: [Container] = []
+        let container = copyForVerification(entries: &entries, chain: &chain)
+        return VerificationCopy(container: container, entries: entries, chain: chain)
     }
 
     private func copyForVerification(
         entries: inout [ObjectIdentifier: _ServiceEntryBase],
-        containers: inout Set<ObjectIdentifier>
+        chain: inout [Container]
     ) -> Container {
-        let parentCopy = parent?.copyForVerification(entries: &entries, containers: &containers)
+        let parentCopy = parent?.copyForVerification(entries: &entries, chain: &chain)
         let container = Container(
             parent: parentCopy,
             debugHelper: SilentDebugHelper(),
             defaultObjectScope: defaultObjectScope,
             synchronized: synchronized
         )
-        containers.insert(ObjectIdentifier(container))
+        chain.append(container)
         var keysOfEntry: [ObjectIdentifier: (entry: _ServiceEntryBase, keys: [ServiceKey])] = [:]
         for (key, entry) in ownRegistrations() {
             keysOfEntry[ObjectIdentifier(entry), default: (entry, [])].keys.append(key)
@@ -118,14 +121,57 @@ extension Container {
     }
 }
 
+extension AsyncResolver {
+    /// Checks every registration, async factories included, and throws a ``VerificationReport`` with all the
+    /// problems found, if any.
+    ///
+    /// ```swift
+    /// @Test func serverContainerIsValid() async throws {
+    ///     try await AppContainer.make().async.verify()
+    /// }
+    /// ```
+    ///
+    /// It checks what ``Container/verify(strict:)`` checks, building each registration as
+    /// `container.async.require` would: async factories run (in the throwaway copy of the container, inside
+    /// a scope of it), synchronous ones run as they do from async code, and `@MainActor` ones run on the main
+    /// actor. So a singleton whose async factory captures a `.scoped` service is reported as a captive
+    /// dependency, and a cycle through async factories as an unbuildable cycle.
+    ///
+    /// A synchronous factory that resolves a service whose factory is async cannot build it (it works only
+    /// while a `.container` instance already exists): such registrations are listed in
+    /// ``VerificationReport/unchecked`` with the factory to make async.
+    ///
+    /// - Parameter strict: Also count `.transient` and `.graph` dependencies of singletons as captive.
+    /// - Throws: The ``VerificationReport``, when it has problems.
+    public func verify(strict: Bool = false) async throws {
+        let report = await verificationReport(strict: strict)
+        if !report.isValid { throw report }
+    }
+
+    /// Checks every registration, async factories included, and returns what was found, problems or not (see
+    /// ``verify(strict:)``).
+    public func verificationReport(strict: Bool = false) async -> VerificationReport {
+        await Verification(container: container, strict: strict, asynchronous: true).runAsync()
+    }
+
+    /// The dependency graph of the registrations visible from the container, async factories included, found
+    /// as ``verificationReport(strict:)`` finds it.
+    public func dependencyGraph() async -> DependencyGraph {
+        await verificationReport().graph
+    }
+}
+
 /// A copy of a container and its parents for verification to build in.
 struct VerificationCopy {
     /// The copy of the verified container.
     let container: Container
     /// The copy of each registration, by the real registration's identity.
     let entries: [ObjectIdentifier: _ServiceEntryBase]
+    /// The containers of the copy, outermost first.
+    let chain: [Container]
+
     /// The containers of the copy.
-    let containers: Set<ObjectIdentifier>
+    var containers: Set<ObjectIdentifier> { Set(chain.map(ObjectIdentifier.init)) }
 }
 
 /// The debug helper of a verification copy: a failed `resolve` there is not the app's, so it is not logged.

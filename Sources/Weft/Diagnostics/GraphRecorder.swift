@@ -1,14 +1,19 @@
 /// Records which registration resolves which while verification builds services in its throwaway copy of a
 /// container: the edges of closure registrations, which only running their factories reveals.
 ///
-/// The verifying thread installs it in its ``ResolutionState`` (``record(_:)``) while it builds; the engine
-/// calls it where a resolve starts (``resolving(_:state:)``), where a `Lazy`, `Provider` or `Optional` is
-/// made (``resolvingWrapper(_:key:in:state:)``) and where a registration is found missing
+/// A recorder is installed in a thread's ``ResolutionState`` (``record(_:)``) while a synchronous build runs
+/// there; the engine calls it where a resolve starts (``resolving(_:state:)``), where a `Lazy`, `Provider` or
+/// `Optional` is made (``resolvingWrapper(_:key:in:state:)``) and where a registration is found missing
 /// (``missing(_:in:state:)``). The innermost frame of the resolution in flight is the registration that
 /// asks: its factory (an initializer edge) or its `initCompleted` callbacks (an `initCompleted` edge). A
 /// property wrapper marks the resolve it starts (``resolvingProperty(_:)``).
 ///
-/// Only the thread that installed it calls it: the state it is installed in belongs to that thread.
+/// What is recorded goes to the verification's ``Findings``, which the recorders of an async verification
+/// share: there, each synchronous part of an async build gets a recorder of its own (``Origin`` says whose
+/// async factory started it), and the async engine adds the edges between async factories itself
+/// (``Findings/resolving(_:from:)``).
+///
+/// Only the thread that installed a recorder calls it: the state it is installed in belongs to that thread.
 final class GraphRecorder {
     /// What an edge points at: a registration of the copy, or a key nothing is registered under.
     enum Target: Hashable {
@@ -24,28 +29,95 @@ final class GraphRecorder {
         let access: DependencyGraph.Edge.Access
     }
 
-    /// The node of each registration of the copy.
-    private let nodeOfEntry: [ObjectIdentifier: Int]
-    /// The containers of the copy: resolves in other containers are not the verified container's.
-    private let containers: Set<ObjectIdentifier>
-    /// The edges seen so far, in the order first seen.
-    private(set) var edges: [Edge] = []
-    private var seen: Set<Edge> = []
-    /// The last dependency found missing (the node that asked, the key it asked for).
-    private(set) var lastMissing: (needer: Int, key: ServiceKey)?
+    /// Synchronous code of the registration at `asker` resolved the registration at `needed`, whose factory is
+    /// async.
+    struct SynchronousUse: Equatable {
+        let asker: Int
+        let needed: Int
+        /// Whether the asker's factory resolved it, rather than its `initCompleted` callbacks.
+        let inFactory: Bool
+    }
+
+    /// The registration whose async factory (or `initCompleted` callbacks) started a synchronous part of an
+    /// async build: what asks when no synchronous frame is in flight.
+    struct Origin {
+        let entry: _ServiceEntryBase
+        let inFactory: Bool
+    }
+
+    /// The edges and the last missing dependency one verification found, from any thread.
+    final class Findings: @unchecked Sendable {
+        /// The node of each registration of the copy.
+        private let nodeOfEntry: [ObjectIdentifier: Int]
+        /// The containers of the copy: resolves in other containers are not the verified container's.
+        private let containers: Set<ObjectIdentifier>
+        private let lock = Lock()
+        private var found: [Edge] = []
+        private var seen: Set<Edge> = []
+        private var missing: (needer: Int, key: ServiceKey)?
+        private var synchronous: [SynchronousUse] = []
+
+        init(nodeOfEntry: [ObjectIdentifier: Int], containers: Set<ObjectIdentifier>) {
+            self.nodeOfEntry = nodeOfEntry
+            self.containers = containers
+        }
+
+        /// Whether `container` is one of the copy's containers or a scope of one.
+        func isCopy(_ container: Container) -> Bool {
+            if containers.contains(ObjectIdentifier(container)) { return true }
+            guard container.isScope, let parent = container.parent else { return false }
+            return containers.contains(ObjectIdentifier(parent))
+        }
+
+        /// The edges seen so far, in the order first seen.
+        var edges: [Edge] { lock.withLock { found } }
+
+        /// The last dependency found missing (the node that asked, the key it asked for); set back to nil
+        /// before each build.
+        var lastMissing: (needer: Int, key: ServiceKey)? {
+            get { lock.withLock { missing } }
+            set { lock.withLock { missing = newValue } }
+        }
+
+        /// Where synchronous code (a factory or `initCompleted` callbacks) resolved a registration whose factory
+        /// is async, in the order first seen: that works only while an instance made before is kept.
+        var synchronousUses: [SynchronousUse] { lock.withLock { synchronous } }
+
+        func noteSynchronousUse(_ use: SynchronousUse) {
+            lock.withLock {
+                if !synchronous.contains(use) { synchronous.append(use) }
+            }
+        }
+
+        /// The node of `entry`; a scope's copy of a `.scoped` registration is the registration's node.
+        func node(of entry: _ServiceEntryBase) -> Int? {
+            nodeOfEntry[ObjectIdentifier(entry.scopeOriginal ?? entry)]
+        }
+
+        func add(_ edge: Edge) {
+            lock.withLock {
+                if seen.insert(edge).inserted { found.append(edge) }
+            }
+        }
+
+        /// The async factory of `asker` resolves the registration `entry`, whose factory is async too.
+        func resolving(_ entry: _ServiceEntryBase, from asker: _ServiceEntryBase) {
+            guard let from = node(of: asker), let to = node(of: entry) else { return }
+            add(Edge(from: from, to: .node(to), kind: .initializer, access: .direct))
+        }
+    }
+
+    let findings: Findings
+    /// What asks when no synchronous frame is in flight; nil in a synchronous verification.
+    private let origin: Origin?
     /// Set by a property wrapper for the resolve it is about to start.
     private var nextIsProperty = false
     /// Set when an `Optional` is made around a registration, for the resolve of the wrapped service.
     private var nextIsOptional = false
 
-    /// The node of `entry`; a scope's copy of a `.scoped` registration is the registration's node.
-    private func node(of entry: _ServiceEntryBase) -> Int? {
-        nodeOfEntry[ObjectIdentifier(entry.scopeOriginal ?? entry)]
-    }
-
-    init(nodeOfEntry: [ObjectIdentifier: Int], containers: Set<ObjectIdentifier>) {
-        self.nodeOfEntry = nodeOfEntry
-        self.containers = containers
+    init(findings: Findings, origin: Origin? = nil) {
+        self.findings = findings
+        self.origin = origin
     }
 
     /// Runs `body` with this recorder installed on the calling thread.
@@ -54,16 +126,19 @@ final class GraphRecorder {
         let outer = fields.pointee.graphRecorder
         fields.pointee.graphRecorder = self
         defer { fields.pointee.graphRecorder = outer }
-        lastMissing = nil
         resetMarks()
         return try body()
     }
 
     /// A resolve of the registration `entry` starts.
     func resolving(_ entry: EntryReference, state: ResolutionState) {
-        guard let child = node(of: entry.object) else {
+        guard let child = findings.node(of: entry.object) else {
             resetMarks()
             return
+        }
+        // The synchronous engine runs only synchronous code: factories, callbacks, or the caller's resolve.
+        if entry.object.asyncFactory != nil, let (asker, inFactory) = asker(state) {
+            findings.noteSynchronousUse(SynchronousUse(asker: asker, needed: child, inFactory: inFactory))
         }
         add(.node(child), access: nextIsOptional ? .optional : .direct, state: state)
     }
@@ -75,13 +150,13 @@ final class GraphRecorder {
         in container: Container,
         state: ResolutionState
     ) {
-        guard containers.contains(ObjectIdentifier(container)) else {
+        guard findings.isCopy(container) else {
             resetMarks()
             return
         }
         let access = (wrapper as? any DeclaredWrapper.Type)?.declaredAccess ?? .direct
-        guard let entry = container.entry(for: key), let node = node(of: entry) else {
-            if access != .optional, let needer = parentNode(state) { lastMissing = (needer, key) }
+        guard let entry = container.entry(for: key), let node = findings.node(of: entry) else {
+            if access != .optional, let needer = asker(state)?.node { findings.lastMissing = (needer, key) }
             add(.missing(key), access: access, state: state)
             return
         }
@@ -96,11 +171,13 @@ final class GraphRecorder {
     /// Nothing is registered for `key` in `container`.
     func missing(_ key: ServiceKey, in container: Container, state: ResolutionState) {
         // A wrapper around a missing service was recorded by `resolvingWrapper`.
-        guard containers.contains(ObjectIdentifier(container)), !(key.serviceType is any InstanceWrapper.Type) else {
+        guard findings.isCopy(container),
+            !(key.serviceType is any InstanceWrapper.Type)
+        else {
             resetMarks()
             return
         }
-        if let needer = parentNode(state) { lastMissing = (needer, key) }
+        if let needer = asker(state)?.node { findings.lastMissing = (needer, key) }
         add(.missing(key), access: nextIsOptional ? .optional : .direct, state: state)
     }
 
@@ -112,21 +189,22 @@ final class GraphRecorder {
         return try body()
     }
 
-    /// The node whose factory or callbacks run on the innermost frame, if it is one of the copy's.
-    private func parentNode(_ state: ResolutionState) -> Int? {
-        guard let frame = state.frames.last else { return nil }
-        return node(of: frame.entry.object)
+    /// The node that asks, if it is one of the copy's: the registration whose factory or callbacks run on the
+    /// innermost frame, or else the async factory that started this synchronous part.
+    private func asker(_ state: ResolutionState) -> (node: Int, inFactory: Bool)? {
+        if let frame = state.frames.last {
+            return findings.node(of: frame.entry.object).map { ($0, frame.inFactory) }
+        }
+        guard let origin else { return nil }
+        return findings.node(of: origin.entry).map { ($0, origin.inFactory) }
     }
 
     private func add(_ target: Target, access: DependencyGraph.Edge.Access, state: ResolutionState) {
         let property = nextIsProperty
         resetMarks()
-        guard let frame = state.frames.last, let from = node(of: frame.entry.object) else {
-            return
-        }
-        let kind: DependencyGraph.Edge.Kind = property ? .property : (frame.inFactory ? .initializer : .initCompleted)
-        let edge = Edge(from: from, to: target, kind: kind, access: access)
-        if seen.insert(edge).inserted { edges.append(edge) }
+        guard let (from, inFactory) = asker(state) else { return }
+        let kind: DependencyGraph.Edge.Kind = property ? .property : (inFactory ? .initializer : .initCompleted)
+        findings.add(Edge(from: from, to: target, kind: kind, access: access))
     }
 
     private func resetMarks() {

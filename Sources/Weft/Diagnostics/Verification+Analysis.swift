@@ -34,7 +34,8 @@ extension Verification {
 
         /// Every problem, by kind, then by path.
         func problems() -> [VerificationReport.Problem] {
-            let all = missingProblems() + cycleProblems() + captiveProblems() + failureProblems()
+            let built = missingProblems() + cycleProblems() + captiveProblems() + failureProblems()
+            let all = built + teardownFailureProblems() + teardownProblems()
             return all.sorted {
                 (Self.rank($0.kind), $0.pathDescription, $0.message) < (
                     Self.rank($1.kind), $1.pathDescription, $1.message
@@ -147,6 +148,40 @@ extension Verification {
                     hint: hint,
                     details: cause.map { ["error: \($0)"] } ?? [],
                     underlyingError: cause
+                )
+            }
+        }
+
+        // MARK: Teardowns that never run
+
+        private func teardownProblems() -> [VerificationReport.Problem] {
+            verification.neverTornDown.map { finding in
+                let node = nodes[finding.node]
+                return VerificationReport.Problem(
+                    .teardownNeverRuns,
+                    service: node.label,
+                    message: "\(node.label) adopts \(finding.adopted), but its scope (\(node.scopeName)) never tears "
+                        + "instances down: only `.container` and `.scoped` instances are torn down.",
+                    path: labels(rootPath(to: finding.node)),
+                    hint: "Register \(node.label) `.scoped` (torn down when its scope ends) or `.container` (when its "
+                        + "container ends). If something else releases it, drop the conformance and clean up there."
+                )
+            }
+        }
+
+        /// The teardowns that threw when verification ended its copy: at run time, ending the scope or
+        /// container would throw the same.
+        private func teardownFailureProblems() -> [VerificationReport.Problem] {
+            verification.teardownFailures.map { failure in
+                VerificationReport.Problem(
+                    .buildFailed,
+                    service: failure.service,
+                    message: "Tearing down \(failure.service), made while verifying, threw.",
+                    path: [failure.service],
+                    hint: "Fix what its tearDown() throws for; ending its scope or container at run time fails the "
+                        + "same way.",
+                    details: ["error: \(failure.error)"],
+                    underlyingError: failure.error
                 )
             }
         }

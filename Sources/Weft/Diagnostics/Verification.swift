@@ -19,10 +19,18 @@ final class Verification {
     /// The cycles the engine reported while building, as paths of labels (the graph usually has them too).
     private(set) var reportedCycles: [[String]] = []
     private(set) var unchecked: [VerificationReport.UncheckedRegistration] = []
+    /// The registrations whose instances adopt ``Teardown`` or ``AsyncTeardown`` (the protocol's name) but
+    /// whose scope never tears them down.
+    private(set) var neverTornDown: [(node: Int, adopted: String)] = []
+    /// The teardowns that threw when the copy ended (instances its builds made are torn down afterwards).
+    private(set) var teardownFailures: [TeardownError.Failure] = []
+    /// Whether the builds run in the async engine (``AsyncResolver/verificationReport(strict:)``).
+    let asynchronous: Bool
 
-    init(container: Container, strict: Bool) {
+    init(container: Container, strict: Bool, asynchronous: Bool = false) {
         self.container = container
         self.strict = strict
+        self.asynchronous = asynchronous
         var groups: [ObjectIdentifier: (entry: _ServiceEntryBase, keys: [ServiceKey])] = [:]
         for (key, entry) in container.allRegistrations() {
             groups[ObjectIdentifier(entry), default: (entry, [])].keys.append(key)
@@ -35,10 +43,22 @@ final class Verification {
         }
     }
 
-    /// Collects everything, analyses it, and makes the report.
+    /// Collects everything, building synchronously, analyses it, and makes the report.
     func run() -> VerificationReport {
         addDeclaredDependencies()
         buildClosureRegistrations()
+        return report()
+    }
+
+    /// Collects everything, building with the async engine, analyses it, and makes the report.
+    func runAsync() async -> VerificationReport {
+        addDeclaredDependencies()
+        await buildClosureRegistrationsAsync()
+        return report()
+    }
+
+    private func report() -> VerificationReport {
+        for index in nodes.indices { noteTeardown(of: index, instance: nil) }
         let analysis = Analysis(self, edges: mergedEdges())
         return VerificationReport(
             problems: analysis.problems(),
@@ -83,66 +103,173 @@ final class Verification {
 
     // MARK: Closure registrations
 
-    /// Builds every closure registration without runtime arguments in a throwaway copy of the container,
-    /// recording what each resolves and what fails.
-    private func buildClosureRegistrations() {
+    /// The throwaway copy closure registrations are built in, and where their builds are recorded.
+    private struct BuildSite {
+        /// The copy of the verified container. Each registration is built in a scope of its own, as one
+        /// request would be, so that `.scoped` services can be made and are torn down after each build.
+        let copy: Container
+        /// The containers of the copy, innermost first, ended in that order after the builds.
+        let ending: [Container]
+        let findings: GraphRecorder.Findings
+        /// Whether property wrappers resolve from the verified container (it is ``Container/shared``): then
+        /// they must resolve from the copy too.
+        let sharesProperties: Bool
+    }
+
+    private func makeBuildSite() -> BuildSite {
         let copy = container.makeVerificationCopy()
         var nodeOfEntry: [ObjectIdentifier: Int] = [:]
         for (index, node) in nodes.enumerated() {
             if let copied = copy.entries[ObjectIdentifier(node.entry)] { nodeOfEntry[ObjectIdentifier(copied)] = index }
         }
-        // Built in a scope of the copy, so that `.scoped` services can be made.
-        let scope = copy.container.makeScope()
-        let recorder = GraphRecorder(
-            nodeOfEntry: nodeOfEntry,
-            containers: copy.containers.union([ObjectIdentifier(scope)])
+        return BuildSite(
+            copy: copy.container,
+            ending: copy.chain.reversed(),
+            findings: GraphRecorder.Findings(nodeOfEntry: nodeOfEntry, containers: copy.containers),
+            sharesProperties: Container.shared === container
         )
-        // Property wrappers resolve from `Container.shared`: when that is the verified container, they must
-        // resolve from the copy too.
-        let sharesProperties = Container.shared === container
-        for index in nodes.indices where nodes[index].declared == nil {
+    }
+
+    /// The closure registrations to build: those without runtime arguments. The others are listed as not
+    /// checked.
+    private func buildableNodes() -> [Int] {
+        nodes.indices.filter { index in
             let key = nodes[index].key
-            guard key.argumentsType == noArguments else {
-                let arguments = key.argumentTypeNames.joined(separator: ", ")
-                unchecked.append(
-                    .init(
-                        service: key.requestDescription,
-                        reason: "its factory takes runtime arguments (\(arguments)), which verification cannot make up"
-                    )
+            guard nodes[index].declared == nil else { return false }
+            guard key.argumentsType != noArguments else { return true }
+            let arguments = key.argumentTypeNames.joined(separator: ", ")
+            unchecked.append(
+                .init(
+                    service: key.requestDescription,
+                    reason: "its factory takes runtime arguments (\(arguments)), which verification cannot make up"
                 )
-                continue
-            }
-            do {
+            )
+            return false
+        }
+    }
+
+    /// Builds every closure registration without runtime arguments in a throwaway copy of the container,
+    /// recording what each resolves and what fails; then ends the copy.
+    private func buildClosureRegistrations() {
+        let site = makeBuildSite()
+        let recorder = GraphRecorder(findings: site.findings)
+        for index in buildableNodes() {
+            site.findings.lastMissing = nil
+            let key = nodes[index].key
+            let scope = site.copy.makeScope()
+            let outcome = Result {
                 try recorder.record {
-                    guard sharesProperties else { return try build(key, in: scope) }
-                    try Container.withShared(scope) { try build(key, in: scope) }
+                    guard site.sharesProperties else { return try build(key, in: scope) }
+                    return try Container.withShared(scope) { try build(key, in: scope) }
                 }
-            } catch let error as ResolutionError {
-                record(error, building: index, recorder: recorder)
+            }
+            teardownFailures += scope.endSynchronously()
+            if let lost = note(outcome, building: index, findings: site.findings) { tearDownLost(lost, of: index) }
+        }
+        for container in site.ending { teardownFailures += container.endSynchronously() }
+        finishBuilds(site)
+    }
+
+    /// Builds every closure registration without runtime arguments, as ``buildClosureRegistrations()`` does,
+    /// with the async engine: async factories run, and synchronous ones run as they would from async code.
+    private func buildClosureRegistrationsAsync() async {
+        let site = makeBuildSite()
+        for index in buildableNodes() {
+            site.findings.lastMissing = nil
+            let key = nodes[index].key
+            let scope = site.copy.makeScope()
+            let outcome: Result<Any, any Error>
+            do {
+                let made =
+                    site.sharesProperties
+                    ? try await Container.withShared(scope) { try await buildAsync(key, in: scope, site: site) }
+                    : try await buildAsync(key, in: scope, site: site)
+                outcome = .success(made.value)
             } catch {
-                addFailure(node: index, error: error)
+                outcome = .failure(error)
+            }
+            await end(scope)
+            if let lost = note(outcome, building: index, findings: site.findings) {
+                await awaitTearDownLost(lost, of: index)
+            }
+        }
+        for container in site.ending { await end(container) }
+        finishBuilds(site)
+    }
+
+    /// Ends a container of the copy, keeping the teardowns that threw.
+    private func end(_ container: Container) async {
+        do {
+            try await container.end()
+        } catch {
+            // `end()` throws only a `TeardownError`.
+            teardownFailures += (error as? TeardownError)?.failures ?? []
+        }
+    }
+
+    /// Takes what the builds recorded.
+    private func finishBuilds(_ site: BuildSite) {
+        if asynchronous {
+            // Synchronous code that resolved an async factory's service got one made before (a `.container`
+            // instance an earlier build made); it would fail where none was made yet.
+            for use in site.findings.synchronousUses where use.asker != use.needed {
+                let what = use.inFactory ? "synchronous factory" : "initCompleted callback"
+                let reason = synchronousUseReason(what, nodes[use.asker].label, nodes[use.needed].label)
+                addUnchecked(use.asker, reason: reason)
             }
         }
         // An autoregistered service's initializer edges are the ones it declares.
-        found += recorder.edges.filter { nodes[$0.from].declared == nil || $0.kind != .initializer }
+        found += site.findings.edges.filter { nodes[$0.from].declared == nil || $0.kind != .initializer }
     }
 
     /// Resolves `key` in `container`, as `require` would.
-    private func build(_ key: ServiceKey, in container: Container) throws {
-        func make<Service>(_: Service.Type) throws {
-            _ = try makeWithoutArguments(container, Service.self, name: key.name, option: key.option)
+    private func build(_ key: ServiceKey, in container: Container) throws -> Any {
+        func make<Service>(_: Service.Type) throws -> Any {
+            try makeWithoutArguments(container, Service.self, name: key.name, option: key.option)
         }
-        try make(key.serviceType)
+        return try make(key.serviceType)
+    }
+
+    /// Resolves `key` in `scope`, as `container.async.require` would, recording the edges between
+    /// async factories too.
+    private func buildAsync(_ key: ServiceKey, in scope: Container, site: BuildSite) async throws -> Made {
+        func make<Service>(_: Service.Type) async throws -> Made {
+            let graph = AsyncGraph(recording: site.findings)
+            defer { graph.end() }
+            return try await scope.makeAsync(
+                Service.self, key: key, context: AsyncContext(graph: graph), arguments: PackBox(values: ()))
+        }
+        return try await make(key.serviceType)
+    }
+
+    /// Sorts the outcome of building the registration at `index` into the findings.
+    ///
+    /// - Returns: The instance built, when verification must tear it down itself (see
+    ///   ``noteTeardown(of:instance:)``).
+    private func note(
+        _ outcome: Result<Any, any Error>,
+        building index: Int,
+        findings: GraphRecorder.Findings
+    ) -> Any? {
+        switch outcome {
+        case .success(let instance):
+            return noteTeardown(of: index, instance: instance) ? instance : nil
+        case .failure(let error as ResolutionError):
+            record(error, building: index, findings: findings)
+        case .failure(let error):
+            addFailure(node: index, error: error)
+        }
+        return nil
     }
 
     /// Sorts a failed build's error into the findings.
-    private func record(_ error: ResolutionError, building index: Int, recorder: GraphRecorder) {
+    private func record(_ error: ResolutionError, building index: Int, findings: GraphRecorder.Findings) {
         switch error.reason {
         case .missingRegistration:
             guard let key = error.key else { return addFailure(node: index, error: error) }
             let wanted = key.unwrapped
             var needer = index
-            if let last = recorder.lastMissing, last.key == key || last.key == wanted {
+            if let last = findings.lastMissing, last.key == key || last.key == wanted {
                 needer = last.needer
             } else if error.path.count >= 2, let asking = nodeOfLabel[error.path[error.path.count - 2]] {
                 needer = asking
@@ -159,18 +286,87 @@ final class Verification {
                     + "ran off the main actor"
             unchecked.append(.init(service: nodes[index].key.requestDescription, reason: reason))
         case .requiresAsync:
-            let own = error.key.flatMap { nodeOfKey[$0] } == index
-            let reason =
-                own
-                ? "its factory is async, and verification builds synchronously"
-                : "it needs \(error.path.last ?? error.serviceType), whose factory is async, and verification "
-                    + "builds synchronously"
-            unchecked.append(.init(service: nodes[index].key.requestDescription, reason: reason))
+            addUnchecked(index, reason: requiresAsyncReason(error, index))
         case .outsideScope, .scopeEnded, .captiveDependency:
             // The dependency edge is recorded; the captive-dependency check reports it.
             break
         case .factoryFailed, .initCompletedFailed, .typeMismatch:
             addFailure(node: error.key.flatMap { nodeOfKey[$0] } ?? index, error: error)
+        }
+    }
+
+    /// Why building the registration at `index` stopped at an async factory.
+    private func requiresAsyncReason(_ error: ResolutionError, _ index: Int) -> String {
+        let needed = error.path.last ?? error.serviceType
+        guard asynchronous else {
+            let own = error.key.flatMap { nodeOfKey[$0] } == index
+            let what = own ? "its factory is async" : "it needs \(needed), whose factory is async"
+            return what + ", and only `try await container.async.verify()` builds async factories"
+        }
+        // Only synchronous code stops at an async factory: the registration before it on the path.
+        let asker = error.path.count >= 2 ? error.path[error.path.count - 2] : nodes[index].label
+        return synchronousUseReason("synchronous factory", asker, needed)
+    }
+
+    /// Why a registration whose synchronous `code` resolves `needed`, whose factory is async, is not checked.
+    private func synchronousUseReason(_ code: String, _ asker: String, _ needed: String) -> String {
+        "the \(code) of \(asker) needs \(needed), whose factory is async: that works only while an instance of "
+            + "\(needed) made before is kept (make the factory of \(asker) async, or resolve \(needed) first)"
+    }
+
+    /// Lists the registration at `index` as not checked, once.
+    private func addUnchecked(_ index: Int, reason: String) {
+        let service = nodes[index].key.requestDescription
+        guard !unchecked.contains(where: { $0.service == service }) else { return }
+        unchecked.append(.init(service: service, reason: reason))
+    }
+
+    // MARK: Teardown
+
+    /// Notes the registration at `index` when its instances adopt ``Teardown`` or ``AsyncTeardown`` but its
+    /// scope never tears them down: `instance` is one it built, when it could be built.
+    ///
+    /// - Returns: Whether `instance` is such an instance, which verification must tear down itself.
+    @discardableResult
+    private func noteTeardown(of index: Int, instance: Any?) -> Bool {
+        let node = nodes[index]
+        guard node.lifetime != .container, node.lifetime != .scoped else { return false }
+        let type = node.entry.serviceType
+        let adopted: String
+        if type is any Teardown.Type || instance is any Teardown {
+            adopted = "Teardown"
+        } else if type is any AsyncTeardown.Type || instance is any AsyncTeardown {
+            adopted = "AsyncTeardown"
+        } else {
+            return false
+        }
+        if !neverTornDown.contains(where: { $0.node == index }) { neverTornDown.append((index, adopted)) }
+        return instance is any Teardown || instance is any AsyncTeardown
+    }
+
+    /// Tears down `instance`, which the build of the registration at `index` made and its scope never tears
+    /// down: verification leaves open nothing its builds opened. From synchronous code, an ``AsyncTeardown``
+    /// is torn down in a task of its own.
+    private func tearDownLost(_ instance: Any, of index: Int) {
+        let label = String(describing: nodes[index].entry.serviceType)
+        if let instance = instance as? any Teardown {
+            do {
+                try instance.tearDown()
+            } catch {
+                teardownFailures.append(.init(service: label, error: error))
+            }
+        } else if let instance = instance as? any AsyncTeardown {
+            Container.tearDownDetached(instance, label: label)
+        }
+    }
+
+    /// Tears down `instance` as ``tearDownLost(_:of:)`` does, awaiting an ``AsyncTeardown``.
+    private func awaitTearDownLost(_ instance: Any, of index: Int) async {
+        guard let asynchronous = instance as? any AsyncTeardown else { return tearDownLost(instance, of: index) }
+        do {
+            try await asynchronous.tearDown()
+        } catch {
+            teardownFailures.append(.init(service: String(describing: nodes[index].entry.serviceType), error: error))
         }
     }
 

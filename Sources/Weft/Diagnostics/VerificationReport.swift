@@ -37,6 +37,10 @@ public struct VerificationReport: Error, CustomStringConvertible, Sendable {
             /// Building the service failed: a factory or `initCompleted` callback threw, or a factory made an
             /// instance of the wrong type.
             case buildFailed = "build-failed"
+            /// A service adopts ``Teardown`` or ``AsyncTeardown``, but its object scope never tears instances
+            /// down: only `.container` instances (when their container ends) and `.scoped` ones (when their
+            /// scope ends) are torn down.
+            case teardownNeverRuns = "teardown-never-runs"
 
             /// How the kind is counted in the report's header: "missing registration", ...
             var title: String {
@@ -45,6 +49,7 @@ public struct VerificationReport: Error, CustomStringConvertible, Sendable {
                 case .unbuildableCycle: return "unbuildable cycle"
                 case .captiveDependency: return "captive dependency"
                 case .buildFailed: return "build failure"
+                case .teardownNeverRuns: return "lost teardown"
                 }
             }
         }
@@ -125,8 +130,9 @@ public struct VerificationReport: Error, CustomStringConvertible, Sendable {
     /// Every problem found, by kind (missing registrations first, then cycles, captive dependencies and build
     /// failures), then by path.
     public let problems: [Problem]
-    /// The registrations that could not be checked: closure registrations that need runtime arguments, and
-    /// `@MainActor` ones when verifying off the main actor.
+    /// The registrations that could not be checked: closure registrations that need runtime arguments,
+    /// `@MainActor` ones when verifying synchronously off the main actor, and async ones when verifying
+    /// synchronously (``AsyncResolver/verify(strict:)`` builds those).
     public let unchecked: [UncheckedRegistration]
     /// How many registrations were checked.
     public let checkedCount: Int

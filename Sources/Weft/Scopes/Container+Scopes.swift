@@ -76,16 +76,7 @@ extension Container {
     ///
     /// - Throws: ``TeardownError`` listing every teardown that threw, after all of them ran.
     public func end() async throws {
-        let (owned, copies) = lock.withLock {
-            let record = lifetimeLocked()
-            record.ended = true
-            defer { record.owned = [] }
-            return (record.owned, isScope ? Array(record.copies.values) : [])
-        }
-        if isScope {
-            // Lookups cached on any thread must stop answering with this scope's copies.
-            weft_registry_changed()
-        }
+        let owned = beginEnd()
         var failures: [TeardownError.Failure] = []
         for (instance, label) in owned.reversed() {
             do {
@@ -98,11 +89,67 @@ extension Container {
                 failures.append(.init(service: label, error: error))
             }
         }
+        finishEnd()
+        if !failures.isEmpty { throw TeardownError(failures: failures) }
+    }
+
+    /// Ends this container as ``end()`` does, from synchronous code (a synchronous verification ends its copy
+    /// so): ``Teardown`` instances are torn down here, ``AsyncTeardown`` ones in a task of their own, whose
+    /// failures go to ``loggingFunction``.
+    ///
+    /// - Returns: The teardowns that threw here.
+    func endSynchronously() -> [TeardownError.Failure] {
+        let owned = beginEnd()
+        var failures: [TeardownError.Failure] = []
+        for (instance, label) in owned.reversed() {
+            if let instance = instance as? any AsyncTeardown {
+                Container.tearDownDetached(instance, label: label)
+            } else if let instance = instance as? any Teardown {
+                do {
+                    try instance.tearDown()
+                } catch {
+                    failures.append(.init(service: label, error: error))
+                }
+            }
+        }
+        finishEnd()
+        return failures
+    }
+
+    /// Tears down `instance` in a task of its own, from synchronous code; a failure goes to ``loggingFunction``.
+    static func tearDownDetached(_ instance: any AsyncTeardown, label: String) {
+        let box = TeardownBox(instance: instance)
+        Task {
+            do {
+                try await box.instance.tearDown()
+            } catch {
+                Container.log("\(TeardownError(failures: [.init(service: label, error: error)]))")
+            }
+        }
+    }
+
+    /// Marks this container ended and takes the instances to tear down, oldest first.
+    private func beginEnd() -> [(instance: Any, label: String)] {
+        let owned = lock.withLock {
+            let record = lifetimeLocked()
+            record.ended = true
+            defer { record.owned = [] }
+            return record.owned
+        }
+        if isScope {
+            // Lookups cached on any thread must stop answering with this scope's copies.
+            weft_registry_changed()
+        }
+        return owned
+    }
+
+    /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
+    private func finishEnd() {
+        let copies = lock.withLock { isScope ? Array(lifetimeLocked().copies.values) : [] }
         for copy in copies { copy.discardInstance() }
         for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
             entry.discardInstance()
         }
-        if !failures.isEmpty { throw TeardownError(failures: failures) }
     }
 
     /// Keeps `instance` to tear down when this container ends.
@@ -148,4 +195,9 @@ extension Container {
         let key = ServiceKey(serviceType: entry.serviceType, argumentsType: entry.argumentsType, name: nil)
         return ResolutionError(reason: .captiveDependency, key: key, path: state.path + [key.pathComponent])
     }
+}
+
+/// Hands an ``AsyncTeardown`` instance to the task that tears it down; nothing else uses it by then.
+private struct TeardownBox: @unchecked Sendable {
+    let instance: any AsyncTeardown
 }
