@@ -32,11 +32,14 @@ public final class Container: @unchecked Sendable {
     /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
     let lock = InlineLock()
     private let services = Registry()
+    // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
+    // access: unchecked, so that registering does not pay for a dynamic exclusivity check (about 75
+    // instructions a registration).
     /// Registrations replaced or removed, kept until the container goes: resolves in flight and per-thread
     /// lookup caches refer to registrations without retaining them (retaining costs an atomic operation on
     /// memory that every thread resolving the service shares). Their instances are discarded at once.
-    private var retired: [_ServiceEntryBase] = []
-    private var behaviors: [any Behavior] = []
+    @exclusivity(unchecked) private var retired: [_ServiceEntryBase] = []
+    @exclusivity(unchecked) private var behaviors: [any Behavior] = []
     private var restoredGraph: GraphIdentifier?
     /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; nil until
     /// first needed, so that a container that has none costs no allocation for it. Guarded by `lock`.
