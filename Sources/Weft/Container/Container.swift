@@ -29,7 +29,8 @@ public final class Container: @unchecked Sendable {
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
     let noArgumentsType: Any.Type = noArguments
 
-    /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
+    /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
+    /// code runs.
     let lock = InlineLock()
     private let services = Registry()
     // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
@@ -40,6 +41,8 @@ public final class Container: @unchecked Sendable {
     /// memory that every thread resolving the service shares). Their instances are discarded at once.
     @exclusivity(unchecked) private var retired: [_ServiceEntryBase] = []
     @exclusivity(unchecked) private var behaviors: [any Behavior] = []
+    /// The weak reference to this container that its registrations share; made by the first one.
+    @exclusivity(unchecked) private var sharedReference: ContainerReference?
     private var restoredGraph: GraphIdentifier?
     /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; nil until
     /// first needed, so that a container that has none costs no allocation for it. Guarded by `lock`.
@@ -151,9 +154,11 @@ public final class Container: @unchecked Sendable {
 
     // MARK: Registry access
 
-    /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
+    /// Stores `entry` under `key`, then tells the behaviors (outside the lock). A new registration (or a copy)
+    /// belongs to the container it is first added to; a forwarded one keeps its own.
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
         lock.lock()
+        if entry.owner == nil { entry.owner = referenceLocked() }
         let told = behaviors
         // The key goes into the registry without a copy; the behaviors, if any, need its name.
         let name = told.isEmpty ? nil : key.name
@@ -170,6 +175,15 @@ public final class Container: @unchecked Sendable {
         for behavior in told {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)
         }
+    }
+
+    /// The weak reference to this container that its registrations share, made on first use; the caller holds
+    /// `lock`.
+    func referenceLocked() -> ContainerReference {
+        if let sharedReference { return sharedReference }
+        let made = ContainerReference(self)
+        sharedReference = made
+        return made
     }
 
     /// The registration for `key` with its configuration; what the per-thread ``LookupCache`` keeps.

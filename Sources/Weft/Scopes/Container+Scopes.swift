@@ -125,7 +125,7 @@ extension Container {
             let record = lifetimeLocked()
             if record.ended { return entry }
             if let copy = record.copies[ObjectIdentifier(entry)] { return copy }
-            let copy = entry.copyForScope(self)
+            let copy = entry.copyForScope(owner: referenceLocked())
             record.copies[ObjectIdentifier(entry)] = copy
             return copy
         }
