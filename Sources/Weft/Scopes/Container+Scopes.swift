@@ -15,7 +15,11 @@ extension ObjectScope {
     /// Resolving a `.scoped` service outside any scope fails with
     /// ``ResolutionError/Reason/outsideScope``; a `.container` singleton that would keep one fails with
     /// ``ResolutionError/Reason/captiveDependency``, and ``Container/verify(strict:)`` reports it.
-    public static let scoped = ObjectScope(storageFactory: PermanentStorage.init, description: "scoped")
+    public static let scoped = ObjectScope(
+        storageFactory: PermanentStorage.init,
+        description: "scoped",
+        sharingPolicy: .perScope
+    )
 }
 
 extension Container {
