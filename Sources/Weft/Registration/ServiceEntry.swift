@@ -53,11 +53,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         plainFactory: @escaping (any Resolver) throws -> Service,
         objectScope: ObjectScope
     ) {
+        // Read first: the global's lazy initialisation check is a call that the optimizer cannot move the
+        // parameters' releases across, so each stored parameter would be retained and released again.
+        let argumentsType = noArguments
         self.erasedFactory = nil
         self.plainFactory = plainFactory
         self.scope = objectScope
         self.policy = Self.policy(of: objectScope)
-        super.init(serviceType: serviceType, argumentsType: noArguments)
+        super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
     override var factory: Any {
