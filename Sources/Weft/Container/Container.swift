@@ -159,11 +159,16 @@ public final class Container: @unchecked Sendable {
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
         lock.lock()
         if entry.owner == nil { entry.owner = referenceLocked() }
-        let told = behaviors
-        // The key goes into the registry without a copy; the behaviors, if any, need its name.
-        let name = told.isEmpty ? nil : key.name
+        // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
+        // into the registry without a copy).
+        let told = behaviors.isEmpty ? nil : (behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
         if replaced === entry { replaced = nil }
+        guard replaced != nil || told != nil else {
+            lock.unlock()
+            weft_registry_changed()
+            return
+        }
         // A registration forwarded under other keys is still in use.
         let unused = replaced.map { !services.contains($0) } ?? false
         if let replaced { retired.append(replaced) }
@@ -172,7 +177,8 @@ public final class Container: @unchecked Sendable {
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
         replaced?.discardInstanceAndDependents(includingOwn: unused)
-        for behavior in told {
+        guard let (toTell, name) = told else { return }
+        for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)
         }
     }
