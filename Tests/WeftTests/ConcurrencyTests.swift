@@ -20,6 +20,22 @@ import Weft
         #expect(container.hasAnyRegistration(of: Engine.self, name: "engine-7-299"))
     }
 
+    @Test func typesForwardedOnManyThreadsFromANewContainersFirstRegistrationsAllResolve() {
+        // The first registrations race to make the weak reference to the container that they all share.
+        for _ in 0..<20 {
+            let container = Container()
+            let failures = Counter()
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for index in 0..<25 {
+                    let name = "wheel-\(thread)-\(index)"
+                    container.register(Wheel.self, name: name) { _ in Wheel() }.implements(AnyObject.self, name: name)
+                    if container.resolve(AnyObject.self, name: name) == nil { failures.increment() }
+                }
+            }
+            #expect(failures.value == 0)
+        }
+    }
+
     @Test func replacingRegistrationsWhileOtherThreadsResolveThemIsSafe() {
         let container = Container()
         container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)

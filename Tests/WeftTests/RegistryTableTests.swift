@@ -57,6 +57,37 @@ import Weft
         #expect(try container.require(Named.self, name: "\u{212A}").name == "ascii")
     }
 
+    @Test(arguments: [
+        ("K", "\u{212A}"), ("a;b", "a\u{37E}b"), ("`x", "\u{1FEF}x"),
+        ("a-long-name-with-K;and`", "a-long-name-with-\u{212A}\u{37E}and\u{1FEF}"),
+        ("KKKKKKKKKKKKKKKK", String(repeating: "\u{212A}", count: 16)),
+    ])
+    func aNameWithAScalarWhoseCanonicalFormIsASCIIFindsTheASCIIName(ascii: String, other: String) throws {
+        #expect(ascii == other)
+        let container = Container()
+        container.register(Named.self, name: ascii) { _ in Named("ascii") }
+        #expect(try container.require(Named.self, name: other).name == "ascii")
+
+        let reversed = Container()
+        reversed.register(Named.self, name: other) { _ in Named("other") }
+        #expect(try reversed.require(Named.self, name: ascii).name == "other")
+    }
+
+    /// The registry hashes ASCII names from their bytes and maps three scalars to ASCII (see `NameHash`): no
+    /// other scalar may be equal to an ASCII character. One can be only when its canonical decomposition is a
+    /// single ASCII character (a singleton decomposition), and every such scalar is a full composition
+    /// exclusion, so those are the ones to check.
+    @Test func onlyThreeScalarsOutsideASCIIAreEqualToAnASCIICharacter() {
+        let asciiCharacters = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        var equalToASCII: [UInt32] = []
+        for value in UInt32(0x80)...0x10_FFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.isFullCompositionExclusion else { continue }
+            let text = String(scalar)
+            if asciiCharacters.contains(text) { equalToASCII.append(value) }
+        }
+        #expect(equalToASCII == [0x037E, 0x1FEF, 0x212A])
+    }
+
     @Test func namesThatDifferOnlyInTheirLastByteAreDifferentRegistrations() throws {
         let container = Container()
         let base = "a-name-of-seventeen"

@@ -97,6 +97,31 @@ import Weft
         #expect(container.resolve(Animal.self) == nil)
     }
 
+    @Test func implementsAddsToTheContainerTheRegistrationWasMadeInEvenAfterAnotherForwardedToIt() {
+        let home = Container()
+        let other = Container()
+        let dog = home.register(Dog.self) { _ in Dog() }
+        other.forward(Animal.self, to: dog)
+        dog.implements(Pet.self)
+
+        #expect(other.resolve(Animal.self) is Dog)
+        #expect(home.resolve(Pet.self) is Dog)
+        #expect(other.resolve(Pet.self) == nil)
+    }
+
+    @Test func aRegistrationKeptAfterItsContainerIsGoneDoesNotKeepItAliveAndImplementsDoesNothing() {
+        weak var released: Container?
+        let dog: ServiceEntry<Dog> = {
+            let container = Container()
+            released = container
+            return container.register(Dog.self) { _ in Dog() }
+        }()
+
+        #expect(released == nil)
+        dog.implements(Animal.self).implements(Pet.self, Guard.self)
+        #expect(released == nil)
+    }
+
     @Test func forwardedTypesKeepTheRegistrationsArguments() {
         let container = Container()
         let dog = container.register(Dog.self) { (_, name: String) in Dog(name: name) }

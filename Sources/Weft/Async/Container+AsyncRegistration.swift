@@ -69,7 +69,6 @@ extension Container {
             objectScope: defaultObjectScope
         )
         entry.asyncFactory = asyncFactoryBox(factory)
-        entry.container = self
         add(
             entry, as: serviceType,
             key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))

@@ -52,7 +52,6 @@ extension Container {
             factory: box,
             objectScope: defaultObjectScope
         )
-        entry.container = self
         add(
             entry, as: serviceType,
             key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
@@ -84,7 +83,6 @@ extension Container {
     /// Stores a registration without runtime arguments made by ``register(_:name:factory:)-(_,_,(Resolver)->Service)``.
     @usableFromInline
     func addPlain<Service>(_ entry: ServiceEntry<Service>, as serviceType: Service.Type, name: String?) {
-        entry.container = self
         add(entry, as: serviceType, key: ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name))
     }
 
@@ -110,7 +108,6 @@ extension Container {
             factory: factory,
             objectScope: defaultObjectScope
         )
-        entry.container = self
         let key = ServiceKey(serviceType: serviceType, argumentsType: Arguments.self, name: name, option: option)
         add(entry, as: serviceType, key: key)
         return entry

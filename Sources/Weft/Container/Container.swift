@@ -29,14 +29,20 @@ public final class Container: @unchecked Sendable {
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
     let noArgumentsType: Any.Type = noArguments
 
-    /// Guards `services`, `retired`, `behaviors` and `restoredGraph`; never held while user code runs.
+    /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
+    /// code runs.
     let lock = InlineLock()
     private let services = Registry()
+    // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
+    // access: unchecked, so that registering does not pay for a dynamic exclusivity check (about 75
+    // instructions a registration).
     /// Registrations replaced or removed, kept until the container goes: resolves in flight and per-thread
     /// lookup caches refer to registrations without retaining them (retaining costs an atomic operation on
     /// memory that every thread resolving the service shares). Their instances are discarded at once.
-    private var retired: [_ServiceEntryBase] = []
-    private var behaviors: [any Behavior] = []
+    @exclusivity(unchecked) private var retired: [_ServiceEntryBase] = []
+    @exclusivity(unchecked) private var behaviors: [any Behavior] = []
+    /// The weak reference to this container that its registrations share; made by the first one.
+    @exclusivity(unchecked) private var sharedReference: ContainerReference?
     private var restoredGraph: GraphIdentifier?
     /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; nil until
     /// first needed, so that a container that has none costs no allocation for it. Guarded by `lock`.
@@ -148,14 +154,21 @@ public final class Container: @unchecked Sendable {
 
     // MARK: Registry access
 
-    /// Stores `entry` under `key`, then tells the behaviors (outside the lock).
+    /// Stores `entry` under `key`, then tells the behaviors (outside the lock). A new registration (or a copy)
+    /// belongs to the container it is first added to; a forwarded one keeps its own.
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
         lock.lock()
-        let told = behaviors
-        // The key goes into the registry without a copy; the behaviors, if any, need its name.
-        let name = told.isEmpty ? nil : key.name
+        if entry.owner == nil { entry.owner = referenceLocked() }
+        // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
+        // into the registry without a copy).
+        let told = behaviors.isEmpty ? nil : (behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
         if replaced === entry { replaced = nil }
+        guard replaced != nil || told != nil else {
+            lock.unlock()
+            weft_registry_changed()
+            return
+        }
         // A registration forwarded under other keys is still in use.
         let unused = replaced.map { !services.contains($0) } ?? false
         if let replaced { retired.append(replaced) }
@@ -164,9 +177,19 @@ public final class Container: @unchecked Sendable {
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
         replaced?.discardInstanceAndDependents(includingOwn: unused)
-        for behavior in told {
+        guard let (toTell, name) = told else { return }
+        for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)
         }
+    }
+
+    /// The weak reference to this container that its registrations share, made on first use; the caller holds
+    /// `lock`.
+    func referenceLocked() -> ContainerReference {
+        if let sharedReference { return sharedReference }
+        let made = ContainerReference(self)
+        sharedReference = made
+        return made
     }
 
     /// The registration for `key` with its configuration; what the per-thread ``LookupCache`` keeps.

@@ -193,7 +193,6 @@ extension Container {
         dependencies: [DeclaredDependency]
     ) -> ServiceEntry<Service> {
         entry.declaredDependencies = dependencies
-        entry.container = self
         add(
             entry,
             as: Service.self,

@@ -140,16 +140,16 @@ final class Registry {
         (self.hashes, self.slots, capacity, count) = (nil, nil, 0, 0)
     }
 
-    /// Mixes the identities of the key's two types with Swift's hash of its name; an
+    /// Mixes the identities of the key's two types with the hash of its name (see ``NameHash``); an
     /// extension option, which is rare, goes through `Hasher`. The top bit is always set (0 marks an empty
     /// slot).
     private static func hash(of key: ServiceKey) -> UInt64 {
         var hash = UInt64(UInt(bitPattern: ObjectIdentifier(key.serviceType))) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt64(UInt(bitPattern: ObjectIdentifier(key.argumentsType))) &* 0xC2B2_AE3D_27D4_EB4F
         if let name = key.name {
-            // Swift's own string hash: equal names may differ in their bytes (canonical equivalence: "e\u{301}"
-            // is "é", and the Kelvin sign is "K"), so no hash of the bytes would do.
-            hash ^= UInt64(UInt(bitPattern: name.hashValue)) &+ 1
+            // Equal names may differ in their bytes (canonical equivalence: "e\u{301}" is "é", and the Kelvin
+            // sign is "K"); `NameHash` gives them the same hash, and an ASCII name costs a few instructions.
+            hash ^= NameHash.of(name) &+ 1
         }
         if key.hasOption, let option = key.option {
             var hasher = Hasher()

@@ -14,7 +14,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: ErasedFactory?
     private var isPlain: Bool { erasedFactory == nil }
-    weak var container: Container?
+    /// The container the registration belongs to (see ``_ServiceEntryBase/owner``); nil once it is gone.
+    var container: Container? { owner?.container }
 
     private let lock = InlineLock()
     private var scope: any ObjectScopeProtocol
@@ -42,7 +43,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
-        self.policy = Self.policy(of: objectScope, scopeCopy: false)
+        self.policy = Self.policy(of: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -52,11 +53,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         plainFactory: @escaping (any Resolver) throws -> Service,
         objectScope: ObjectScope
     ) {
+        // Read first: the global's lazy initialisation check is a call that the optimizer cannot move the
+        // parameters' releases across, so each stored parameter would be retained and released again.
+        let argumentsType = noArguments
         self.erasedFactory = nil
         self.plainFactory = plainFactory
         self.scope = objectScope
-        self.policy = Self.policy(of: objectScope, scopeCopy: false)
-        super.init(serviceType: serviceType, argumentsType: noArguments)
+        self.policy = Self.policy(of: objectScope)
+        super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
     override var factory: Any {
@@ -144,6 +148,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let made = scope.makeStorage()
         madeStorage = made
         return made
+    }
+
+    /// The policy of a registration (not a scope's copy) in `scope`: what `policy(of:scopeCopy:)` answers, read
+    /// from the scope instead of comparing it with each built-in one (about 65 instructions).
+    private static func policy(of scope: ObjectScope) -> SharingPolicy {
+        scope.sharingPolicy
     }
 
     private static func policy(of scope: any ObjectScopeProtocol, scopeCopy: Bool) -> SharingPolicy {
@@ -291,20 +301,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
     /// same factory, scope, `initCompleted` callbacks and declared dependencies, but no instances.
     override func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase {
-        let copy = copy(into: container, forScope: false)
+        let copy = copy(owner: nil)
         for key in keys { container.add(copy, as: Service.self, key: key) }
         return copy
     }
 
-    /// A copy of this `.scoped` registration for `scope`: the same factory and callbacks, keeping one instance
-    /// for the scope (the scope's copy is shared, like `.container`, within the scope). Every key this
-    /// registration is found under leads to the same copy.
-    override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
-        copy(into: scope, forScope: true)
+    /// A copy of this `.scoped` registration for the scope that `owner` refers to: the same factory and
+    /// callbacks, keeping one instance for the scope (the scope's copy is shared, like `.container`, within the
+    /// scope). Every key this registration is found under leads to the same copy.
+    override func copyForScope(owner: ContainerReference) -> _ServiceEntryBase {
+        copy(owner: owner)
     }
 
-    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances.
-    private func copy(into container: Container, forScope: Bool) -> ServiceEntry<Service> {
+    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances: a
+    /// scope's copy when `owner` (the scope) is given, otherwise a copy that belongs to the container it is first
+    /// added to.
+    private func copy(owner: ContainerReference?) -> ServiceEntry<Service> {
+        let forScope = owner != nil
         let copy =
             isPlain
             ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
@@ -318,7 +331,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         copy.declaredDependencies = declaredDependencies
         copy.asyncFactory = asyncFactory
         copy.runsOnMainActor = runsOnMainActor
-        copy.container = container
+        copy.owner = owner
         return copy
     }
 

@@ -61,6 +61,10 @@ public class _ServiceEntryBase: @unchecked Sendable {
     var isScopeCopy = false
     /// For a scope's copy: the registration it copies.
     var scopeOriginal: _ServiceEntryBase?
+    /// The container the registration belongs to, weakly: the first container it is added to (see
+    /// ``Container/add(_:as:key:)``), or for a scope's copy the scope. Set under that container's lock before
+    /// the registration is published, never changed afterwards.
+    var owner: ContainerReference?
 
     init(serviceType: Any.Type, argumentsType: Any.Type) {
         self.serviceType = serviceType
@@ -89,8 +93,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func takeDependents() -> [_ServiceEntryBase] { abstract() }
     /// Registers a copy of this registration in `container` under `keys`: see ``ServiceEntry``'s.
     func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase { abstract() }
-    /// A copy of this `.scoped` registration that keeps the instance of one scope.
-    func copyForScope(_ scope: Container) -> _ServiceEntryBase { abstract() }
+    /// A copy of this `.scoped` registration that keeps the instance of one scope, the one `owner` refers to.
+    func copyForScope(owner: ContainerReference) -> _ServiceEntryBase { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
     func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) { abstract() }

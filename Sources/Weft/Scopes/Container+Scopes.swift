@@ -15,7 +15,11 @@ extension ObjectScope {
     /// Resolving a `.scoped` service outside any scope fails with
     /// ``ResolutionError/Reason/outsideScope``; a `.container` singleton that would keep one fails with
     /// ``ResolutionError/Reason/captiveDependency``, and ``Container/verify(strict:)`` reports it.
-    public static let scoped = ObjectScope(storageFactory: PermanentStorage.init, description: "scoped")
+    public static let scoped = ObjectScope(
+        storageFactory: PermanentStorage.init,
+        description: "scoped",
+        sharingPolicy: .perScope
+    )
 }
 
 extension Container {
@@ -172,7 +176,7 @@ extension Container {
             let record = lifetimeLocked()
             if record.ended { return entry }
             if let copy = record.copies[ObjectIdentifier(entry)] { return copy }
-            let copy = entry.copyForScope(self)
+            let copy = entry.copyForScope(owner: referenceLocked())
             record.copies[ObjectIdentifier(entry)] = copy
             return copy
         }

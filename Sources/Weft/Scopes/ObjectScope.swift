@@ -18,6 +18,9 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     public let description: String
     private let storageFactory: () -> any InstanceStorage
     private let parent: (any ObjectScopeProtocol)?
+    /// How a registration in this scope shares its instances: known for the built-in scopes, `.shared` for every
+    /// other, so that a registration reads it rather than comparing the scope with each built-in one.
+    let sharingPolicy: SharingPolicy
 
     /// Makes a scope.
     ///
@@ -33,6 +36,19 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         self.storageFactory = storageFactory
         self.description = description
         self.parent = parent
+        self.sharingPolicy = .shared
+    }
+
+    /// Makes a built-in scope, whose registrations share their instances as `sharingPolicy` says.
+    init(
+        storageFactory: @escaping () -> any InstanceStorage,
+        description: String,
+        sharingPolicy: SharingPolicy
+    ) {
+        self.storageFactory = storageFactory
+        self.description = description
+        self.parent = nil
+        self.sharingPolicy = sharingPolicy
     }
 
     /// Calls the storage factory (combined with the parent scope's storage when there is one).
@@ -44,10 +60,18 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     }
 
     /// A new instance every time the service is resolved.
-    public static let transient = ObjectScope(storageFactory: TransientStorage.init, description: "transient")
+    public static let transient = ObjectScope(
+        storageFactory: TransientStorage.init,
+        description: "transient",
+        sharingPolicy: .transient
+    )
 
     /// One instance per object graph (one top-level resolve); the default scope.
-    public static let graph = ObjectScope(storageFactory: GraphStorage.init, description: "graph")
+    public static let graph = ObjectScope(
+        storageFactory: GraphStorage.init,
+        description: "graph",
+        sharingPolicy: .perGraph
+    )
 
     /// One instance per container (a singleton), shared with its child containers.
     public static let container = ObjectScope(storageFactory: PermanentStorage.init, description: "container")
