@@ -56,8 +56,10 @@ extension Container {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
-        while true {
-            let claim: AsyncClaim = AsyncBuilds.lock.withLock {
+        return try await claimingInstance(
+            key: key,
+            context: context,
+            claim: {
                 switch graph.slots[id] {
                 case .made(let made): return .stored(made)
                 case .building(let build): return .wait(build)
@@ -65,32 +67,24 @@ extension Container {
                 }
                 let build = AsyncBuild(key: key)
                 graph.slots[id] = .building(build)
-                context.innermostBuild?.waitsFor.append(build)
                 return .build(build)
-            }
-            switch claim {
-            case .stored(let made):
-                return made
-            case .wait(let build):
-                if let made = try await waitForInstance(of: build, key: key, context: context) { return made }
-            case .build(let build):
+            },
+            make: { build in
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: false)
-                let make: () async throws -> Made = {
-                    let made = try await self.build(recipe, step: step, context: context, arguments: arguments)
-                    AsyncBuilds.lock.withLock {
-                        graph.slots[id] = .made(made)
-                        // Into the registration's storage only when a synchronous part of the graph may look.
-                        if recipe.hasCallbacks {
-                            graph.stored.append(entry)
-                        } else {
-                            graph.unpublished.append((entry, made))
-                        }
+                let made = try await self.build(recipe, step: step, context: context, arguments: arguments)
+                AsyncBuilds.lock.withLock {
+                    graph.slots[id] = .made(made)
+                    // Into the registration's storage only when a synchronous part of the graph may look.
+                    if recipe.hasCallbacks {
+                        graph.stored.append(entry)
+                    } else {
+                        graph.unpublished.append((entry, made))
                     }
-                    return made
                 }
-                return try await finishing(build, context: context, make: make, onFailure: { graph.slots[id] = nil })
-            }
-        }
+                return made
+            },
+            release: { graph.slots[id] = nil }
+        )
     }
 
     /// A shared instance of an async factory (`.container`, a scope's `.scoped`, custom scopes): the stored
@@ -103,65 +97,73 @@ extension Container {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
-        while true {
-            let claim: AsyncClaim = AsyncBuilds.lock.withLock {
+        return try await claimingInstance(
+            key: key,
+            context: context,
+            claim: {
                 if let stored = entry.storedInstance(inGraph: graph.id) { return .stored(Made(value: stored)) }
                 if let build = AsyncBuilds.inFlight[id] { return .wait(build) }
                 let build = AsyncBuild(key: key)
                 AsyncBuilds.inFlight[id] = build
-                context.innermostBuild?.waitsFor.append(build)
                 return .build(build)
+            },
+            make: { build in
+                let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
+                let made = try await self.build(
+                    recipe, step: step, context: context, arguments: arguments, store: graph.id)
+                AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
+                return made
+            },
+            release: { AsyncBuilds.inFlight[id] = nil }
+        )
+    }
+
+    /// An instance that one task makes while other tasks that ask wait for it.
+    ///
+    /// `claim`, run under ``AsyncBuilds/lock``, finds the instance, a build in flight to wait for, or records a
+    /// new build this task then runs with `make`. The tasks waiting for it wake with the instance, or, when
+    /// `make` throws, after `release` (under the lock) undid the claim, to try again; a wait that would close a
+    /// cycle throws.
+    private func claimingInstance(
+        key: ServiceKey,
+        context: AsyncContext,
+        claim: () -> AsyncClaim,
+        make: (AsyncBuild) async throws -> Made,
+        release: () -> Void
+    ) async throws -> Made {
+        let parent = context.innermostBuild
+        while true {
+            let claimed = AsyncBuilds.lock.withLock {
+                let claimed = claim()
+                if case .build(let build) = claimed { parent?.waitsFor.append(build) }
+                return claimed
             }
-            switch claim {
+            switch claimed {
             case .stored(let made):
                 return made
             case .wait(let build):
-                if let made = try await waitForInstance(of: build, key: key, context: context) { return made }
-            case .build(let build):
-                let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
-                let make: () async throws -> Made = {
-                    let made = try await self.build(
-                        recipe, step: step, context: context, arguments: arguments, store: graph.id)
-                    AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
-                    return made
+                switch await AsyncBuilds.wait(for: build, context: context) {
+                case .made(let made): return made
+                case .retry: continue
+                case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
                 }
-                return try await finishing(
-                    build, context: context, make: make, onFailure: { AsyncBuilds.inFlight[id] = nil })
+            case .build(let build):
+                do {
+                    let made = try await make(build)
+                    let waiters = AsyncBuilds.lock.withLock {
+                        AsyncBuilds.finishLocked(build, .made(made), parent: parent)
+                    }
+                    for waiter in waiters { waiter.resume(returning: .made(made)) }
+                    return made
+                } catch {
+                    let waiters = AsyncBuilds.lock.withLock {
+                        release()
+                        return AsyncBuilds.finishLocked(build, .retry, parent: parent)
+                    }
+                    for waiter in waiters { waiter.resume(returning: .retry) }
+                    throw error
+                }
             }
-        }
-    }
-
-    /// Waits for another task's build of `key`: its instance, or nil when the caller should try again (the
-    /// build failed); throws when waiting would close a cycle.
-    private func waitForInstance(of build: AsyncBuild, key: ServiceKey, context: AsyncContext) async throws -> Made? {
-        switch await AsyncBuilds.wait(for: build, context: context) {
-        case .made(let made): return made
-        case .retry: return nil
-        case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
-        }
-    }
-
-    /// Runs `make`, which makes `build`'s instance, and wakes the tasks waiting for it: with the instance, or,
-    /// when `make` throws, to try again (after `onFailure` ran under the lock).
-    private func finishing(
-        _ build: AsyncBuild,
-        context: AsyncContext,
-        make: () async throws -> Made,
-        onFailure: () -> Void
-    ) async throws -> Made {
-        let parent = context.innermostBuild
-        do {
-            let made = try await make()
-            let waiters = AsyncBuilds.lock.withLock { AsyncBuilds.finishLocked(build, .made(made), parent: parent) }
-            for waiter in waiters { waiter.resume(returning: .made(made)) }
-            return made
-        } catch {
-            let waiters = AsyncBuilds.lock.withLock {
-                onFailure()
-                return AsyncBuilds.finishLocked(build, .retry, parent: parent)
-            }
-            for waiter in waiters { waiter.resume(returning: .retry) }
-            throw error
         }
     }
 
