@@ -43,19 +43,27 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> ServiceEntry<Service> {
+        let entry = entry(serviceType, factory: factory)
+        add(
+            entry, as: serviceType,
+            key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
+        return entry
+    }
+
+    /// A new registration of `factory`, which takes runtime arguments, in the default object scope.
+    func entry<Service, each Argument>(
+        _ serviceType: Service.Type,
+        factory: @escaping (any Resolver, repeat each Argument) throws -> Service
+    ) -> ServiceEntry<Service> {
         let box = FactoryBox<repeat each Argument> { (resolver: any Resolver, argument: repeat each Argument) in
             try factory(resolver, repeat each argument)
         }
-        let entry = ServiceEntry(
+        return ServiceEntry(
             serviceType: serviceType,
             argumentsType: (any Resolver, repeat each Argument).self,
             factory: box,
             objectScope: defaultObjectScope
         )
-        add(
-            entry, as: serviceType,
-            key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
-        return entry
     }
 
     /// Registers how to make `serviceType` from a resolver alone (no runtime arguments).

@@ -174,16 +174,7 @@ extension Container {
         dependencies: [DeclaredDependency],
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> ServiceEntry<Service> {
-        let box = FactoryBox<repeat each Argument> { (resolver: any Resolver, argument: repeat each Argument) in
-            try factory(resolver, repeat each argument)
-        }
-        let entry = ServiceEntry(
-            serviceType: serviceType,
-            argumentsType: (any Resolver, repeat each Argument).self,
-            factory: box,
-            objectScope: defaultObjectScope
-        )
-        return publish(entry, name: name, dependencies: dependencies)
+        publish(entry(serviceType, factory: factory), name: name, dependencies: dependencies)
     }
 
     /// Records the declared dependencies on `entry`, then adds it (so no reader sees it without them).
