@@ -163,8 +163,8 @@ final class Verification {
                     return try Container.withShared(scope) { try build(key, in: scope) }
                 }
             }
+            adoptLost(note(outcome, building: index, findings: site.findings), of: index, into: scope)
             teardownFailures += scope.endSynchronously()
-            if let lost = note(outcome, building: index, findings: site.findings) { tearDownLost(lost, of: index) }
         }
         for container in site.ending { teardownFailures += container.endSynchronously() }
         finishBuilds(site)
@@ -188,10 +188,8 @@ final class Verification {
             } catch {
                 outcome = .failure(error)
             }
+            adoptLost(note(outcome, building: index, findings: site.findings), of: index, into: scope)
             await end(scope)
-            if let lost = note(outcome, building: index, findings: site.findings) {
-                await awaitTearDownLost(lost, of: index)
-            }
         }
         for container in site.ending { await end(container) }
         finishBuilds(site)
@@ -244,7 +242,7 @@ final class Verification {
 
     /// Sorts the outcome of building the registration at `index` into the findings.
     ///
-    /// - Returns: The instance built, when verification must tear it down itself (see
+    /// - Returns: The instance built, when its scope never tears it down (see
     ///   ``noteTeardown(of:instance:)``).
     private func note(
         _ outcome: Result<Any, any Error>,
@@ -326,7 +324,7 @@ final class Verification {
     /// Notes the registration at `index` when its instances adopt ``Teardown`` or ``AsyncTeardown`` but its
     /// scope never tears them down: `instance` is one it built, when it could be built.
     ///
-    /// - Returns: Whether `instance` is such an instance, which verification must tear down itself.
+    /// - Returns: Whether `instance` is such an instance, which verification hands to the build's scope to tear down.
     @discardableResult
     private func noteTeardown(of index: Int, instance: Any?) -> Bool {
         let node = nodes[index]
@@ -344,30 +342,12 @@ final class Verification {
         return instance is any Teardown || instance is any AsyncTeardown
     }
 
-    /// Tears down `instance`, which the build of the registration at `index` made and its scope never tears
-    /// down: verification leaves open nothing its builds opened. From synchronous code, an ``AsyncTeardown``
-    /// is torn down in a task of its own.
-    private func tearDownLost(_ instance: Any, of index: Int) {
-        let label = String(describing: nodes[index].entry.serviceType)
-        if let instance = instance as? any Teardown {
-            do {
-                try instance.tearDown()
-            } catch {
-                teardownFailures.append(.init(service: label, error: error))
-            }
-        } else if let instance = instance as? any AsyncTeardown {
-            Container.tearDownDetached(instance, label: label)
-        }
-    }
-
-    /// Tears down `instance` as ``tearDownLost(_:of:)`` does, awaiting an ``AsyncTeardown``.
-    private func awaitTearDownLost(_ instance: Any, of index: Int) async {
-        guard let asynchronous = instance as? any AsyncTeardown else { return tearDownLost(instance, of: index) }
-        do {
-            try await asynchronous.tearDown()
-        } catch {
-            teardownFailures.append(.init(service: String(describing: nodes[index].entry.serviceType), error: error))
-        }
+    /// Hands `instance`, which the build of the registration at `index` made and whose scope never tears it
+    /// down, to the build's scope, which tears it down when it ends: verification leaves open nothing its
+    /// builds opened.
+    private func adoptLost(_ instance: Any?, of index: Int, into scope: Container) {
+        guard let instance else { return }
+        scope.adoptForTeardown(instance, label: String(describing: nodes[index].entry.serviceType))
     }
 
     private func addMissing(needer: Int, key: ServiceKey, suggestions: [String]) {

@@ -107,7 +107,14 @@ extension Container {
         var failures: [TeardownError.Failure] = []
         for (instance, label) in owned.reversed() {
             if let instance = instance as? any AsyncTeardown {
-                Container.tearDownDetached(instance, label: label)
+                let box = TeardownBox(instance: instance)
+                Task {
+                    do {
+                        try await box.instance.tearDown()
+                    } catch {
+                        Container.log("\(TeardownError(failures: [.init(service: label, error: error)]))")
+                    }
+                }
             } else if let instance = instance as? any Teardown {
                 do {
                     try instance.tearDown()
@@ -118,18 +125,6 @@ extension Container {
         }
         finishEnd()
         return failures
-    }
-
-    /// Tears down `instance` in a task of its own, from synchronous code; a failure goes to ``loggingFunction``.
-    static func tearDownDetached(_ instance: any AsyncTeardown, label: String) {
-        let box = TeardownBox(instance: instance)
-        Task {
-            do {
-                try await box.instance.tearDown()
-            } catch {
-                Container.log("\(TeardownError(failures: [.init(service: label, error: error)]))")
-            }
-        }
     }
 
     /// Marks this container ended and takes the instances to tear down, oldest first.
