@@ -43,7 +43,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
-        self.policy = Self.policy(of: objectScope)
+        self.policy = objectScope.sharingPolicy
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -59,7 +59,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = nil
         self.plainFactory = plainFactory
         self.scope = objectScope
-        self.policy = Self.policy(of: objectScope)
+        self.policy = objectScope.sharingPolicy
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -150,17 +150,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return made
     }
 
-    /// The policy of a registration (not a scope's copy) in `scope`: what `policy(of:scopeCopy:)` answers, read
-    /// from the scope instead of comparing it with each built-in one (about 65 instructions).
-    private static func policy(of scope: ObjectScope) -> SharingPolicy {
-        scope.sharingPolicy
-    }
-
+    /// The policy of a registration in `scope`: the built-in scope's own (see ``ObjectScope/sharingPolicy``),
+    /// `.shared` for any other; a scope's copy of a `.scoped` registration is the scope's shared instance.
     private static func policy(of scope: any ObjectScopeProtocol, scopeCopy: Bool) -> SharingPolicy {
-        if scope === ObjectScope.transient { return .transient }
-        if scope === ObjectScope.graph { return .perGraph }
-        if scope === ObjectScope.scoped, !scopeCopy { return .perScope }
-        return .shared
+        let policy = (scope as? ObjectScope)?.sharingPolicy ?? .shared
+        return scopeCopy && policy == .perScope ? .shared : policy
     }
 
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
