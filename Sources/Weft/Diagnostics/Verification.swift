@@ -282,7 +282,7 @@ final class Verification {
                 ? "its factory is @MainActor, and verification ran off the main actor"
                 : "it needs \(error.path.last ?? error.serviceType), whose factory is @MainActor, and verification "
                     + "ran off the main actor"
-            unchecked.append(.init(service: nodes[index].key.requestDescription, reason: reason))
+            addUnchecked(index, reason: reason)
         case .requiresAsync:
             addUnchecked(index, reason: requiresAsyncReason(error, index))
         case .outsideScope, .scopeEnded, .captiveDependency:
