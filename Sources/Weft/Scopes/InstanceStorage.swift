@@ -97,8 +97,15 @@ public final class CompositeStorage: InstanceStorage {
     private let components: [any InstanceStorage]
 
     /// The first instance any component keeps; setting it sets every component.
+    ///
+    /// Each component is read once: a weakly kept instance can die between two reads.
     public var instance: Any? {
-        get { components.lazy.compactMap { $0.instance }.first }
+        get {
+            for component in components {
+                if let instance = component.instance { return instance }
+            }
+            return nil
+        }
         set {
             for component in components { component.instance = newValue }
         }
@@ -121,7 +128,10 @@ public final class CompositeStorage: InstanceStorage {
 
     /// The first instance any component keeps for `graph`.
     public func instance(inGraph graph: GraphIdentifier) -> Any? {
-        components.lazy.compactMap { $0.instance(inGraph: graph) }.first
+        for component in components {
+            if let instance = component.instance(inGraph: graph) { return instance }
+        }
+        return nil
     }
 }
 
