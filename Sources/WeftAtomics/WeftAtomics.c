@@ -1,4 +1,9 @@
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "WeftAtomics.h"
+
+#include <pthread.h>
 
 #include <sched.h>
 
@@ -22,4 +27,31 @@ void weft_spin_lock_contended(uint32_t *word) {
         }
         sched_yield();
     }
+}
+
+int weft_current_thread_stack(uintptr_t *bottom, uintptr_t *size) {
+#if defined(__APPLE__)
+    pthread_t thread = pthread_self();
+    uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(thread);
+    uintptr_t length = (uintptr_t)pthread_get_stacksize_np(thread);
+    if (length == 0 || top < length) return -1;
+    *bottom = top - length;
+    *size = length;
+    return 0;
+#elif defined(__linux__)
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return -1;
+    void *address = 0;
+    size_t length = 0;
+    int failed = pthread_attr_getstack(&attributes, &address, &length);
+    pthread_attr_destroy(&attributes);
+    if (failed != 0 || address == 0 || length == 0) return -1;
+    *bottom = (uintptr_t)address;
+    *size = (uintptr_t)length;
+    return 0;
+#else
+    (void)bottom;
+    (void)size;
+    return -1;
+#endif
 }

@@ -288,7 +288,7 @@ final class Verification {
         case .outsideScope, .scopeEnded, .captiveDependency:
             // The dependency edge is recorded; the captive-dependency check reports it.
             break
-        case .factoryFailed, .initCompletedFailed, .typeMismatch:
+        case .factoryFailed, .initCompletedFailed, .typeMismatch, .tooDeep:
             addFailure(node: error.key.flatMap { nodeOfKey[$0] } ?? index, error: error)
         }
     }

@@ -405,6 +405,7 @@ extension Container {
         let entry = found.entry
         let policy = found.policy
         do {
+            if StackGuard.currentAddress() < fields.pointee.stackLimit { throw tooDeep(key, state: state) }
             try checkCycle(entry, key: key, state: state)
         } catch {
             if claimed { releaseClaim(on: entry.object, state: state) }
@@ -592,6 +593,18 @@ extension Container {
             key: key,
             path: state.path + [key.pathComponent],
             cycleThroughCallbacks: !throughFactories
+        )
+    }
+
+    /// The error for a resolve that would start a new instance too close to the end of the thread's stack.
+    @inline(never)
+    private func tooDeep(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
+        let stack = state.stack
+        return ResolutionError(
+            reason: .tooDeep,
+            key: key,
+            path: state.path + [key.pathComponent],
+            stackUse: (used: Int(stack.used(at: StackGuard.currentAddress())), size: Int(stack.size))
         )
     }
 

@@ -38,6 +38,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         /// An instance that outlives scopes (a `.container` singleton) was being made with a `.scoped` one,
         /// which it would keep after its scope ends.
         case captiveDependency
+        /// The path grew so deep that the thread's stack was nearly used up: going on would have crashed.
+        case tooDeep
     }
 
     /// What went wrong.
@@ -65,8 +67,10 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         suggestions: [String] = [],
         underlyingError: (any Error)? = nil,
         cycleThroughCallbacks: Bool = false,
-        madeType: String? = nil
+        madeType: String? = nil,
+        stackUse: (used: Int, size: Int)? = nil
     ) {
+        self.stackUse = stackUse
         self.cycleThroughCallbacks = cycleThroughCallbacks
         self.madeType = madeType
         self.reason = reason
@@ -85,13 +89,17 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     private let cycleThroughCallbacks: Bool
     /// For a type mismatch: the type of the instance the registration made.
     private let madeType: String?
+    /// For a path too deep: the bytes of the thread's stack in use when the resolve stopped, and its size.
+    private let stackUse: (used: Int, size: Int)?
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 
     /// The full message: identifier, what failed, the resolution path and what exists instead.
     public var description: String {
         var lines = ["[\(identifier)] " + headline]
-        if path.count > (reason == .circularDependency ? cycleLength : 1) {
+        if reason == .tooDeep {
+            lines.append("Resolution path: " + Self.shortened(path))
+        } else if path.count > (reason == .circularDependency ? cycleLength : 1) {
             lines.append("Resolution path: " + path.joined(separator: " -> "))
         }
         if !suggestions.isEmpty {
@@ -148,7 +156,22 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
                 + ".container instance, synchronous code can use that instance.)"
         case .outsideScope, .scopeEnded, .captiveDependency:
             return scopeHeadline
+        case .tooDeep:
+            let stack = stackUse.map { " (\($0.used >> 10) KiB of its \($0.size >> 10) KiB)" } ?? ""
+            return "Resolving \(request) went \(path.count) services deep, and this thread's stack is nearly "
+                + "used up\(stack): going deeper would crash the program, so the resolve stops here.\n"
+                + "Each service on the path is made by a factory that asks for the next one. If the depth is "
+                + "meant, resolve on a thread with a larger stack, or build the chain in a loop rather than one "
+                + "factory per link; if not, look for registrations that keep asking for one more."
         }
+    }
+
+    /// A long path with its middle left out: the first and last few steps and how many are between.
+    private static func shortened(_ path: [String]) -> String {
+        guard path.count > 12 else { return path.joined(separator: " -> ") }
+        let head = path.prefix(5).joined(separator: " -> ")
+        let tail = path.suffix(5).joined(separator: " -> ")
+        return "\(head) -> ... (\(path.count - 10) more) ... -> \(tail)"
     }
 
     private var scopeHeadline: String {

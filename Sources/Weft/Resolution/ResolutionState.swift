@@ -206,6 +206,8 @@ final class ResolutionState {
         var graphRecorder: GraphRecorder?
         var nextGraph: UInt64 = 0
         var graphBlockEnd: UInt64 = 0
+        /// Below this stack address no new instance is started (see ``StackGuard``); 0 for no check.
+        var stackLimit: UInt = 0
     }
 
     let fields: UnsafeMutablePointer<Fields>
@@ -214,9 +216,15 @@ final class ResolutionState {
     /// The registration this thread waits for (read by other threads under the coordinator's lock).
     var waitingFor: (_ServiceEntryBase)?
 
+    /// The bounds of the stack of the thread this state belongs to.
+    let stack: StackGuard
+
+    /// Made on the thread it belongs to (see ``current``), whose stack bounds it reads.
     init() {
+        stack = StackGuard.forCurrentThread()
         fields = .allocate(capacity: 1)
         fields.initialize(to: Fields())
+        fields.pointee.stackLimit = stack.limit
     }
 
     deinit {

@@ -67,4 +67,8 @@ static inline void weft_set_current_thread_state(void *state) {
     weft_thread_state = state;
 }
 
+/// The lowest address and the size of the calling thread's stack; returns 0 on success. In C because
+/// `pthread_getattr_np` is a GNU extension that Swift's Glibc module does not declare.
+int weft_current_thread_stack(uintptr_t *bottom, uintptr_t *size);
+
 #endif
