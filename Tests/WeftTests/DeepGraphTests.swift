@@ -130,7 +130,8 @@ import Weft
         let container = Self.chain(of: 3_000)
         let results = Collected<Bool>()
         let messages = Collected<String>()
-        withLoggingFunction({ messages.append($0) }) {
+        let log: @Sendable (String) -> Void = { messages.append($0) }
+        withLoggingFunction(log) {
             let thread = runOnThread(stackSize: 512 << 10) {
                 results.append(container.resolve(Node.self, name: "n0") == nil)
             }
