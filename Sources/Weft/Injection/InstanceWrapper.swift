@@ -5,16 +5,26 @@ protocol InstanceWrapper {
     static var wrappedType: Any.Type { get }
     /// Whether the wrapper keeps the graph it was made in, to make its instance there later.
     static var capturesGraph: Bool { get }
-    /// Makes the wrapper. `factory` makes the wrapped instance in the given graph (or the current or a
-    /// new one when `nil`); it is `nil` when `T` is not registered.
-    init?(container: Container, graph: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) throws
+    /// Makes the wrapper around the registration for `key`. `factory` makes the wrapped instance in the given
+    /// graph (or the current or a new one when `nil`); it is `nil` when `T` is not registered.
+    init?(
+        container: Container,
+        graph: GraphIdentifier?,
+        key: ServiceKey,
+        factory: ((GraphIdentifier?) throws -> Any)?
+    ) throws
 }
 
 extension Optional: InstanceWrapper {
     static var wrappedType: Any.Type { Wrapped.self }
     static var capturesGraph: Bool { false }
 
-    init?(container _: Container, graph _: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) throws {
+    init?(
+        container _: Container,
+        graph _: GraphIdentifier?,
+        key _: ServiceKey,
+        factory: ((GraphIdentifier?) throws -> Any)?
+    ) throws {
         guard let factory else {
             self = .none
             return

@@ -13,7 +13,12 @@ public final class Provider<Service>: InstanceWrapper, @unchecked Sendable {
 
     private let factory: (GraphIdentifier?) throws -> Any
 
-    init?(container _: Container, graph _: GraphIdentifier?, factory: ((GraphIdentifier?) throws -> Any)?) {
+    init?(
+        container _: Container,
+        graph _: GraphIdentifier?,
+        key _: ServiceKey,
+        factory: ((GraphIdentifier?) throws -> Any)?
+    ) {
         guard let factory else { return nil }
         self.factory = factory
     }

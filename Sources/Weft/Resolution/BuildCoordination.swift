@@ -24,15 +24,88 @@ enum BuildClaim {
     case busy
 }
 
+/// Something one thread builds while others wait for it: a shared instance of a registration, or the
+/// instance of a `Lazy`.
+protocol BuildWaitTarget: AnyObject {
+    /// The resolution (one per thread) building it right now, if any.
+    var waitBuilder: ResolutionState? { get }
+    /// Whether the builder has an instance to hand over before it is complete (a shared instance whose
+    /// factory returned and whose `initCompleted` callbacks have not all run).
+    var offersInstance: Bool { get }
+}
+
 /// The one place threads wait for each other's shared instances.
 ///
 /// A thread waits only for the registration it needs. If waiting would close a cycle of threads
 /// that wait for each other (two threads resolving the two ends of a circular dependency at once),
 /// the thread takes the instance the other thread has already made instead of waiting; if no thread on
 /// the cycle has an instance to offer, the cycle runs through factories and is reported as a
-/// circular dependency.
+/// circular dependency, with the path of every thread on it.
 enum BuildCoordinator {
     static let condition = Condition()
+
+    /// Waits while another thread builds `target`; throws when waiting would close a cycle of waiting threads
+    /// that no instance on it can break. Returns as soon as `target` has no builder (or its builder is `state`).
+    static func waitWhileBuilt(_ target: any BuildWaitTarget, key: ServiceKey, state: ResolutionState) throws {
+        let path = state.path + [key.pathComponent]
+        try condition.withLock {
+            defer { state.waitingFor = nil }
+            while true {
+                guard let owner = target.waitBuilder, owner !== state else { return }
+                if let cycle = waitCycle(from: state, owner: owner), !cycle.contains(where: \.offersInstance) {
+                    throw cycleError(key: key, path: path, cycle: cycle)
+                }
+                state.waitingFor = target
+                state.waitingPath = path
+                condition.broadcastLocked()
+                condition.wait()
+            }
+        }
+    }
+
+    /// One thread on a cycle of waits: what it waits for and whether that offers an instance.
+    struct WaitHop {
+        let waiter: ResolutionState
+        let offersInstance: Bool
+    }
+
+    /// The waits that lead from `owner` back to `state`, if they do (under the coordinator's lock).
+    static func waitCycle(from state: ResolutionState, owner: ResolutionState) -> [WaitHop]? {
+        var current = owner
+        var cycle: [WaitHop] = []
+        for _ in 0..<1024 {
+            guard let wanted = current.waitingFor, let next = wanted.waitBuilder else { return nil }
+            cycle.append(WaitHop(waiter: current, offersInstance: wanted.offersInstance))
+            if next === state { return cycle }
+            current = next
+        }
+        return nil
+    }
+
+    /// The error for a cycle of waits: `path` is the waiting thread's own (ending with what it waits for),
+    /// followed by each other thread's steps from what it builds to what it waits for, back to this thread.
+    static func cycleError(key: ServiceKey, path: [String], cycle: [WaitHop]) -> ResolutionError {
+        var full = path
+        var current = path[path.count - 1]
+        for hop in cycle {
+            let theirs = hop.waiter.waitingPath
+            guard let index = theirs.firstIndex(of: current) else { break }
+            full += theirs[(index + 1)...]
+            current = theirs[theirs.count - 1]
+        }
+        if full.count > path.count, let index = path.firstIndex(of: current), index < path.count - 1 {
+            full += path[(index + 1)...]
+        }
+        return ResolutionError(reason: .circularDependency, key: key, path: full, acrossThreads: true)
+    }
+}
+
+extension _ServiceEntryBase: BuildWaitTarget {
+    var waitBuilder: ResolutionState? { builder?.state }
+    var offersInstance: Bool {
+        guard let builder else { return false }
+        return storedInstance(inGraph: builder.graph) != nil
+    }
 }
 
 extension Container {
@@ -72,41 +145,23 @@ extension Container {
         state: ResolutionState
     ) throws -> Any? {
         let condition = BuildCoordinator.condition
+        let path = state.path + [key.pathComponent]
         return try condition.withLock {
             defer { state.waitingFor = nil }
             while true {
                 guard let owner = entry.builder, owner.state !== state else { return nil }
-                if let cycle = waitCycle(from: state, owner: owner.state) {
+                if let cycle = BuildCoordinator.waitCycle(from: state, owner: owner.state) {
                     if let instance = entry.storedInstance(inGraph: owner.graph) { return instance }
-                    if !cycle.contains(where: { $0.offersInstance }) {
-                        throw ResolutionError(
-                            reason: .circularDependency,
-                            key: key,
-                            path: state.path + [key.pathComponent]
-                        )
+                    if !cycle.contains(where: \.offersInstance) {
+                        throw BuildCoordinator.cycleError(key: key, path: path, cycle: cycle)
                     }
                 }
                 state.waitingFor = entry
+                state.waitingPath = path
                 condition.broadcastLocked()
                 condition.wait()
             }
         }
-    }
-
-    /// The waits that lead from `owner` back to `state`, if they do (under the coordinator's lock).
-    private func waitCycle(
-        from state: ResolutionState,
-        owner: ResolutionState
-    ) -> [(entry: _ServiceEntryBase, offersInstance: Bool)]? {
-        var current = owner
-        var cycle: [(entry: _ServiceEntryBase, offersInstance: Bool)] = []
-        for _ in 0..<1024 {
-            guard let wanted = current.waitingFor, let next = wanted.builder else { return nil }
-            cycle.append((wanted, wanted.storedInstance(inGraph: next.graph) != nil))
-            if next.state === state { return cycle }
-            current = next.state
-        }
-        return nil
     }
 
     /// Releases every claim `state` still holds.

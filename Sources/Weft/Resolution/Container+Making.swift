@@ -588,11 +588,13 @@ extension Container {
         let throughFactories = loop.allSatisfy(\.inFactory)
         let repeated = loop.dropFirst().contains { $0.entry === entry }
         guard state.frames[first].inFactory || repeated else { return }
+        let request = state.fields.pointee.wrapperRequest
         throw ResolutionError(
             reason: .circularDependency,
             key: key,
             path: state.path + [key.pathComponent],
-            cycleThroughCallbacks: !throughFactories
+            cycleThroughCallbacks: !throughFactories,
+            closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil }
         )
     }
 
@@ -682,18 +684,21 @@ extension Container {
     ) throws -> Any? {
         state.fields.pointee.graphRecorder?.resolvingWrapper(wrapper, key: key, in: self, state: state)
         guard state.lookups.find(key, in: self) != nil else {
-            return try wrapper.init(container: self, graph: state.graph, factory: nil)
+            return try wrapper.init(container: self, graph: state.graph, key: key, factory: nil)
         }
         if wrapper.capturesGraph { graphEscapes(state) }
         let factory: (GraphIdentifier?) throws -> Any = { [self] graph in
             try resolving(graph: graph) { state in
                 guard let found = state.lookups.find(key, in: self) else { throw missing(key, state: state) }
+                let outer = state.fields.pointee.wrapperRequest
+                state.fields.pointee.wrapperRequest = (state.frames.count, wrapper)
+                defer { state.fields.pointee.wrapperRequest = outer }
                 return try make(found, key: key, state: state, as: Any.self) {
                     try invoke(found.entry.object, key: key, state: state, repeat each arguments)
                 }
             }
         }
-        return try wrapper.init(container: self, graph: state.graph, factory: factory)
+        return try wrapper.init(container: self, graph: state.graph, key: key, factory: factory)
     }
 
     /// The error for a missing registration, with what exists instead.

@@ -67,11 +67,15 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         suggestions: [String] = [],
         underlyingError: (any Error)? = nil,
         cycleThroughCallbacks: Bool = false,
+        acrossThreads: Bool = false,
+        closingWrapper: String? = nil,
         madeType: String? = nil,
         stackUse: (used: Int, size: Int)? = nil
     ) {
         self.stackUse = stackUse
         self.cycleThroughCallbacks = cycleThroughCallbacks
+        self.acrossThreads = acrossThreads
+        self.closingWrapper = closingWrapper
         self.madeType = madeType
         self.reason = reason
         self.serviceType = String(describing: key.serviceType)
@@ -87,6 +91,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     private let request: String
     /// Whether the cycle runs through `initCompleted` callbacks of unshared instances.
     private let cycleThroughCallbacks: Bool
+    /// Whether the cycle was found between threads that each wait for what another one makes.
+    private let acrossThreads: Bool
+    /// When the step that closes the cycle asked through a `Lazy` or `Provider` (and read it inside its
+    /// factory): that wrapper, e.g. `Lazy<Engine>`.
+    private let closingWrapper: String?
     /// For a type mismatch: the type of the instance the registration made.
     private let madeType: String?
     /// For a path too deep: the bytes of the thread's stack in use when the resolve stopped, and its size.
@@ -131,7 +140,18 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
                     + "Break it by giving one of them a shared scope (.graph, the default, or .container), "
                     + "or let \(closing) take \(wrapped)."
             }
-            return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
+            let threads =
+                acrossThreads
+                ? "The cycle closes across threads: each thread was making one of these services and waiting for "
+                    + "another thread to finish the next.\n" : ""
+            if let closingWrapper {
+                return "Circular dependency: \(cycle.joined(separator: " -> ")).\n" + threads
+                    + "\(closing) already takes \(closingWrapper), but reads it (`instance` or `get()`) before its "
+                    + "factory returns, so the cycle is still closed in the factory.\n"
+                    + "Break it by reading \(closingWrapper) later, after \(closing) is made (on first use), or by "
+                    + "setting that reference in initCompleted."
+            }
+            return "Circular dependency: \(cycle.joined(separator: " -> ")).\n" + threads
                 + "Each factory on this cycle needs the next service before it can return, "
                 + "so none of them can be made first.\n"
                 + "Break it by setting one of these references in initCompleted instead of in the factory, "

@@ -206,6 +206,9 @@ final class ResolutionState {
         var graphRecorder: GraphRecorder?
         var nextGraph: UInt64 = 0
         var graphBlockEnd: UInt64 = 0
+        /// The `Lazy` or `Provider` whose factory is asking for its service, with the frame count at the ask:
+        /// a cycle closed by that ask gets a hint that fits (the asker already takes the wrapper).
+        var wrapperRequest: (frames: Int, wrapper: any InstanceWrapper.Type)?
         /// Below this stack address no new instance is started (see ``StackGuard``); 0 for no check.
         var stackLimit: UInt = 0
     }
@@ -213,8 +216,11 @@ final class ResolutionState {
     let fields: UnsafeMutablePointer<Fields>
     /// This thread's cache of registry lookups.
     let lookups = LookupCache()
-    /// The registration this thread waits for (read by other threads under the coordinator's lock).
-    var waitingFor: (_ServiceEntryBase)?
+    /// What this thread waits for (read by other threads under the coordinator's lock).
+    var waitingFor: (any BuildWaitTarget)?
+    /// This thread's path while it waits, ending with what it waits for (read by other threads under the
+    /// coordinator's lock, to name every step of a cycle of waits).
+    var waitingPath: [String] = []
 
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard
