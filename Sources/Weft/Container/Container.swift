@@ -106,6 +106,7 @@ public final class Container: @unchecked Sendable {
         weft_registry_changed()
         // Outside the lock: a deinit may call back into the container.
         for entry in removed {
+            entry.retire()
             entry.discardInstanceAndDependents()
         }
     }
@@ -176,6 +177,7 @@ public final class Container: @unchecked Sendable {
         weft_registry_changed()
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
+        if unused { replaced?.retire() }
         replaced?.discardInstanceAndDependents(includingOwn: unused)
         guard let (toTell, name) = told else { return }
         for behavior in toTell {

@@ -30,6 +30,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     private var typedShared: UnsafeMutablePointer<Service>?
+    /// Whether the instance being built (see ``building``) was made with something discarded meanwhile: it is
+    /// handed to the resolve that built it but not kept. Cleared when the claim is released.
+    private var staleBuild = false
+    /// Whether this registration was replaced or removed (see ``retire()``).
+    private var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see
     /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
     private var dependents: [WeakReference<_ServiceEntryBase>] = []
@@ -100,6 +105,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         copy.initialize(to: instance)
         let dropped: UnsafeMutablePointer<Service>? = lock.withLock {
+            guard !staleBuild else { return copy }
             storageLocked().setInstance(erased, inGraph: graph)
             guard scope === ObjectScope.container || isScopeCopy else { return copy }
             defer { typedShared = copy }
@@ -173,6 +179,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let released = lock.withLock {
             guard let building, building.state === state else { return false }
             self.building = nil
+            staleBuild = false
             return true
         }
         if released { BuildCoordinator.condition.broadcast() }
@@ -247,7 +254,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) {
         let (dropped, shared) = lock.withLock {
-            storageLocked().setInstance(instance, inGraph: graph)
+            if instance == nil || !staleBuild { storageLocked().setInstance(instance, inGraph: graph) }
             defer { if instance == nil { typedShared = nil } }
             return (instance == nil ? typedShared : nil, policy == .shared)
         }
@@ -265,6 +272,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func discardInstance() {
         let dropped = lock.withLock {
+            // An instance being built now may already hold what is being discarded: it must not be kept.
+            if building != nil { staleBuild = true }
             let storage = storageLocked()
             defer {
                 storage.instance = nil
@@ -277,12 +286,18 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         _ = dropped.0
     }
 
-    override func addDependent(_ dependent: _ServiceEntryBase) {
+    override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
         lock.withLock {
-            guard !dependents.contains(where: { $0.object === dependent }) else { return }
+            guard !retired else { return false }
+            guard !dependents.contains(where: { $0.object === dependent }) else { return true }
             dependents.removeAll { $0.object == nil }
             dependents.append(WeakReference(dependent))
+            return true
         }
+    }
+
+    override func retire() {
+        lock.withLock { retired = true }
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {

@@ -87,8 +87,14 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) { abstract() }
     func graphCompleted() { abstract() }
     func discardInstance() { abstract() }
-    /// Records that a kept instance of `dependent` was made with an instance of this registration.
-    func addDependent(_ dependent: _ServiceEntryBase) { abstract() }
+    /// Records that a kept instance of `dependent` was made with an instance of this registration; returns
+    /// false when this registration was retired (replaced or removed) meanwhile, so that nothing would discard
+    /// `dependent` later: the caller then discards it at once.
+    @discardableResult
+    func addDependent(_ dependent: _ServiceEntryBase) -> Bool { abstract() }
+    /// Marks this registration as replaced or removed, before its dependents are discarded: a build that uses it
+    /// afterwards is told by ``addDependent(_:)``.
+    func retire() { abstract() }
     /// The registrations recorded by ``addDependent(_:)`` that still exist, forgetting them.
     func takeDependents() -> [_ServiceEntryBase] { abstract() }
     /// Registers a copy of this registration in `container` under `keys`: see ``ServiceEntry``'s.

@@ -335,7 +335,10 @@ extension Container {
         if entry.object.isScopeCopy, !builder.object.isScopeCopy {
             throw capturedScopedService(entry.object, state: state)
         }
-        entry.object.addDependent(builder.object)
+        if !entry.object.addDependent(builder.object) {
+            // `entry` was replaced or removed after this resolve found it: what is being built with it is stale.
+            builder.object.discardInstanceAndDependents()
+        }
     }
 
     /// Where the instance of `entry` that this thread's resolve made in `graph` is in
