@@ -264,7 +264,7 @@ import Weft
             ResolutionError.Reason.allCases.map { "Weft.\($0.rawValue)" } == [
                 "Weft.missingRegistration", "Weft.circularDependency", "Weft.factoryFailed",
                 "Weft.initCompletedFailed", "Weft.typeMismatch", "Weft.notOnMainActor", "Weft.requiresAsync",
-                "Weft.outsideScope", "Weft.scopeEnded", "Weft.captiveDependency",
+                "Weft.outsideScope", "Weft.scopeEnded", "Weft.captiveDependency", "Weft.tooDeep",
             ]
         )
     }
