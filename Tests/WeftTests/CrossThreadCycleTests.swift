@@ -5,11 +5,11 @@ import Weft
 /// Cycles that close between threads: each thread waits for what another one makes. They are reported as
 /// circular dependencies that name every step, on every thread, instead of hanging.
 @Suite struct CrossThreadCycleTests {
-    final class Spool {
+    final class Spool: Sendable {
         let x: Bobbin
         init(x: Bobbin) { self.x = x }
     }
-    final class Bobbin {
+    final class Bobbin: Sendable {
         let s: Spool
         init(s: Spool) { self.s = s }
     }
@@ -43,9 +43,10 @@ import Weft
         var value: Value?
     }
 
-    @Test func lazyCycleClosedOnASecondThreadFailsOnBothThreadsInsteadOfHanging() throws {
+    @Test(arguments: ["Lazy", "LazyInjected"])
+    func lazyCycleClosedOnASecondThreadFailsOnBothThreadsInsteadOfHanging(kind: String) throws {
         let container = Container()
-        let lazyBobbin = Box<Lazy<Bobbin>>()
+        let readBobbin = Box<@Sendable () throws -> Bobbin>()
         let entered = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         let spools = Counter()
@@ -54,11 +55,17 @@ import Weft
                 entered.signal()
                 proceed.wait()
             }
-            return Spool(x: try lazyBobbin.value!.get())
+            return Spool(x: try readBobbin.value!())
         }
         .inObjectScope(.container)
         container.register(Bobbin.self) { r in Bobbin(s: try r.require(Spool.self)) }
-        lazyBobbin.value = try container.require(Lazy<Bobbin>.self)
+        if kind == "Lazy" {
+            let lazy = try container.require(Lazy<Bobbin>.self)
+            readBobbin.value = { try lazy.get() }
+        } else {
+            let property = LazyInjected<Bobbin>(container: container)
+            readBobbin.value = { try property.get() }
+        }
 
         let errors = Collected<String>()
         let builder = runOnThread {
@@ -66,14 +73,14 @@ import Weft
         }
         entered.wait()
         let reader = runOnThread {
-            do { _ = try lazyBobbin.value!.get() } catch { errors.append("\(error)") }
+            do { _ = try readBobbin.value!() } catch { errors.append("\(error)") }
         }
-        // The reader owns the Lazy and waits for the Spool; then the builder asks the Lazy.
+        // The reader makes the Bobbin and waits for the Spool; then the builder of the Spool reads the Bobbin.
         Thread.sleep(forTimeInterval: 0.1)
         proceed.signal()
 
         #expect(builder.wait(seconds: 20), "the thread building Spool hung")
-        #expect(reader.wait(seconds: 20), "the thread reading Lazy<Bobbin> hung")
+        #expect(reader.wait(seconds: 20), "the thread reading the Bobbin hung")
         #expect(errors.values.count == 2)
         for error in errors.values {
             #expect(error.hasPrefix("[Weft.circularDependency] Circular dependency: "))

@@ -16,12 +16,8 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
     private let factory: (GraphIdentifier?) throws -> Any
     private let graph: GraphIdentifier?
     /// The registration's key, for the errors of a wait that would close a cycle across threads.
-    let key: ServiceKey
-    /// Guards `made` and `owner`; never held while the factory runs.
-    private let lock = Lock()
-    private var made: Service?
-    /// The resolution (one per thread) making the instance right now.
-    private var owner: ResolutionState?
+    private let key: ServiceKey
+    private let made = ExclusiveBuild<Service>()
 
     init?(
         container _: Container,
@@ -48,54 +44,15 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
         }
     }
 
-    /// What ``get()`` does next, decided under the lock.
-    private enum Step {
-        case done(Service)
-        case make
-        case makeAgain
-        case wait
-    }
-
     /// The instance, made on first call; throws a ``ResolutionError`` if it cannot be made.
     ///
     /// While one thread makes the instance, the others wait for it. A wait that would close a cycle of threads
     /// waiting for each other (this thread makes something the maker needs) fails with
     /// ``ResolutionError/Reason/circularDependency`` instead of waiting forever.
     public func get() throws -> Service {
-        let state = ResolutionState.current
-        while true {
-            let step: Step = lock.withLock {
-                if let made { return .done(made) }
-                guard let owner else {
-                    owner = state
-                    return .make
-                }
-                return owner === state ? .makeAgain : .wait
-            }
-            switch step {
-            case .done(let service):
-                return service
-            case .makeAgain:
-                // Asked again while this thread makes it (a factory reads it): the engine reports the cycle, or
-                // the graph already has the instance. Only the outer call keeps what it made.
-                return try make()
-            case .wait:
-                try BuildCoordinator.waitWhileBuilt(self, key: key, state: state)
-            case .make:
-                do {
-                    let service = try make()
-                    lock.withLock {
-                        made = service
-                        owner = nil
-                    }
-                    BuildCoordinator.condition.broadcast()
-                    return service
-                } catch {
-                    lock.withLock { owner = nil }
-                    BuildCoordinator.condition.broadcast()
-                    throw error
-                }
-            }
+        try made.value(for: key, read: { $0 }) {
+            let service = try make()
+            return (service, service)
         }
     }
 
@@ -110,9 +67,4 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
         }
         return service
     }
-}
-
-extension Lazy: BuildWaitTarget {
-    var waitBuilder: ResolutionState? { lock.withLock { owner } }
-    var offersInstance: Bool { false }
 }

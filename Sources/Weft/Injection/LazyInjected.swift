@@ -53,10 +53,7 @@ public struct LazyInjected<Service> {
         }
         nonmutating set {
             // The replaced instance is released outside the lock: its deinit may access this property.
-            let replaced = box.withLock { kept in
-                defer { kept = newValue }
-                return kept
-            }
+            let replaced = box.kept.replace(with: newValue)
             _ = replaced
         }
     }
@@ -66,13 +63,11 @@ public struct LazyInjected<Service> {
 
     /// The instance, resolved on first call; throws the ``ResolutionError`` if it cannot be resolved.
     public func get() throws -> Service {
-        try box.withLock { kept in
-            if let kept { return kept }
+        try box.kept.value(for: box.key(of: Service.self), read: { $0 }) {
             let instance = try GraphRecorder.resolvingProperty {
                 try box.container.require(Service.self, name: box.site.name)
             }
-            kept = instance
-            return instance
+            return (instance, instance)
         }
     }
 
@@ -81,10 +76,7 @@ public struct LazyInjected<Service> {
     /// Use it to break a reference cycle a lazily injected parent makes.
     public func release() {
         // Dropped outside the lock: its deinit may access this property again.
-        let dropped = box.withLock { kept in
-            defer { kept = nil }
-            return kept
-        }
+        let dropped = box.kept.replace(with: nil)
         _ = dropped
     }
 }
@@ -137,9 +129,7 @@ public struct WeakLazyInjected<Service> {
             }
         }
         nonmutating set {
-            box.withLock { kept in
-                kept = WeakReference(newValue.map(Self.object(of:)))
-            }
+            _ = box.kept.replace(with: WeakReference(newValue.map(Self.object(of:))))
         }
     }
 
@@ -149,19 +139,19 @@ public struct WeakLazyInjected<Service> {
     /// The instance, resolved on first call, or `nil` once nothing else keeps it; throws the
     /// ``ResolutionError`` if it cannot be resolved.
     public func get() throws -> Service? {
-        try box.withLock { kept in
-            if let kept { return kept.object as? Service }
+        // Once resolved, the answer is what the weak reference still holds, nil included.
+        let read: (WeakReference<AnyObject>) -> Service?? = { .some($0.object as? Service) }
+        return try box.kept.value(for: box.key(of: Service.self), read: read) {
             let instance = try GraphRecorder.resolvingProperty {
                 try box.container.require(Service.self, name: box.site.name)
             }
-            kept = WeakReference(Self.object(of: instance))
-            return instance
+            return (WeakReference(Self.object(of: instance)), instance)
         }
     }
 
     /// Forgets the instance, so that the next access resolves the service again.
     public func release() {
-        box.withLock { $0 = nil }
+        _ = box.kept.replace(with: nil)
     }
 
     /// The instance as an object; stops the program if it is a value, which a weak reference cannot hold.
@@ -179,14 +169,14 @@ public struct WeakLazyInjected<Service> {
 extension WeakLazyInjected: Sendable where Service: Sendable {}
 
 /// A weak reference, kept by ``WeakLazyInjected`` once it has resolved its instance.
-/// The state a lazy wrapper shares between its copies: what it keeps, under a lock.
+/// The state a lazy wrapper shares between its copies: what it keeps, made once while other threads wait.
 private final class LazyBox<Kept>: @unchecked Sendable {
     let site: InjectionSite
     private let given: Container?
-    /// Recursive, so that the thread resolving may read the property again (and get a cycle error).
-    private let lock = RecursiveLock()
     /// The instance (``LazyInjected``) or a ``WeakReference`` to it (``WeakLazyInjected``); nil until resolved.
-    private var kept: Kept?
+    /// A thread reading the property while it resolves it (a factory reads it) resolves again, and gets the
+    /// cycle error.
+    let kept = ExclusiveBuild<Kept>()
 
     init(site: InjectionSite, container: Container?) {
         self.site = site
@@ -196,7 +186,8 @@ private final class LazyBox<Kept>: @unchecked Sendable {
     /// The container to resolve from now: the given one, or the current ``Container/shared``.
     var container: Container { given ?? Container.shared }
 
-    func withLock<Result>(_ body: (inout Kept?) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&kept) }
+    /// The key the property resolves, for the error of a wait that would close a cycle across threads.
+    func key(of serviceType: Any.Type) -> ServiceKey {
+        ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: site.name)
     }
 }
