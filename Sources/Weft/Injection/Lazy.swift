@@ -50,10 +50,14 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
     /// waiting for each other (this thread makes something the maker needs) fails with
     /// ``ResolutionError/Reason/circularDependency`` instead of waiting forever.
     public func get() throws -> Service {
-        try made.value(for: key, read: { $0 }) {
-            let service = try make()
-            return (service, service)
-        }
+        try made.value(
+            for: key,
+            read: { $0 },
+            make: {
+                let service = try make()
+                return (service, service)
+            }
+        )
     }
 
     private func make() throws -> Service {

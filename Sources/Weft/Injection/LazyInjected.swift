@@ -63,12 +63,16 @@ public struct LazyInjected<Service> {
 
     /// The instance, resolved on first call; throws the ``ResolutionError`` if it cannot be resolved.
     public func get() throws -> Service {
-        try box.kept.value(for: box.key(of: Service.self), read: { $0 }) {
-            let instance = try GraphRecorder.resolvingProperty {
-                try box.container.require(Service.self, name: box.site.name)
+        try box.kept.value(
+            for: box.key(of: Service.self),
+            read: { $0 },
+            make: {
+                let instance = try GraphRecorder.resolvingProperty {
+                    try box.container.require(Service.self, name: box.site.name)
+                }
+                return (instance, instance)
             }
-            return (instance, instance)
-        }
+        )
     }
 
     /// Drops the instance, so that the next access resolves the service again.
@@ -141,12 +145,16 @@ public struct WeakLazyInjected<Service> {
     public func get() throws -> Service? {
         // Once resolved, the answer is what the weak reference still holds, nil included.
         let read: (WeakReference<AnyObject>) -> Service?? = { .some($0.object as? Service) }
-        return try box.kept.value(for: box.key(of: Service.self), read: read) {
-            let instance = try GraphRecorder.resolvingProperty {
-                try box.container.require(Service.self, name: box.site.name)
+        return try box.kept.value(
+            for: box.key(of: Service.self),
+            read: read,
+            make: {
+                let instance = try GraphRecorder.resolvingProperty {
+                    try box.container.require(Service.self, name: box.site.name)
+                }
+                return (WeakReference(Self.object(of: instance)), instance)
             }
-            return (WeakReference(Self.object(of: instance)), instance)
-        }
+        )
     }
 
     /// Forgets the instance, so that the next access resolves the service again.
