@@ -408,7 +408,7 @@ extension Container {
         let entry = found.entry
         let policy = found.policy
         do {
-            if StackGuard.currentAddress() < fields.pointee.stackLimit { throw tooDeep(key, state: state) }
+            if StackGuard.currentAddress() < fields.pointee.stackLimit { try throwTooDeep(key, state: state) }
             try checkCycle(entry, key: key, state: state)
         } catch {
             if claimed { releaseClaim(on: entry.object, state: state) }
@@ -601,11 +601,12 @@ extension Container {
         )
     }
 
-    /// The error for a resolve that would start a new instance too close to the end of the thread's stack.
+    /// Throws the error for a resolve that would start a new instance too close to the end of the thread's
+    /// stack. Out of line, so that the error's space is not part of every build's frame.
     @inline(never)
-    private func tooDeep(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
+    private func throwTooDeep(_ key: ServiceKey, state: ResolutionState) throws -> Never {
         let stack = state.stack
-        return ResolutionError(
+        throw ResolutionError(
             reason: .tooDeep,
             key: key,
             path: state.path + [key.pathComponent],

@@ -41,8 +41,7 @@ struct StackGuard {
     /// An address in the caller's stack frame (inlined, the frame of the function that calls it).
     @inline(__always)
     static func currentAddress() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(weft_frame_address())
     }
 
     /// How many bytes of the stack are in use at `address`.

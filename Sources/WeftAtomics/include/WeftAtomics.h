@@ -67,6 +67,12 @@ static inline void weft_set_current_thread_state(void *state) {
     weft_thread_state = state;
 }
 
+/// An address in the current stack frame: the frame address of the function this is inlined into. In C
+/// because Swift has no way to read it without making a stack slot for a local and taking its address.
+static inline uintptr_t weft_frame_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}
+
 /// The lowest address and the size of the calling thread's stack; returns 0 on success. In C because
 /// `pthread_getattr_np` is a GNU extension that Swift's Glibc module does not declare.
 int weft_current_thread_stack(uintptr_t *bottom, uintptr_t *size);
