@@ -296,11 +296,11 @@ extension Container {
         produce: () throws -> Value
     ) throws -> Value {
         let fields = state.fields
-        guard let graph = fields.pointee.graph else { throw missing(key, state: state) }
+        guard let graph = fields.pointee.graph else { try throwMissing(key, state: state) }
         try noteUse(of: found.entry, state: state)
         switch found.policy {
         case .perScope:
-            throw outsideScope(key, path: state.path + [key.pathComponent])
+            try throwOutsideScope(key, state: state)
         case .transient:
             break
         case .perGraph where !synchronized:
@@ -330,6 +330,7 @@ extension Container {
 
     /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
     /// discards it); throws when that would make a longer-lived instance keep a scope's instance.
+    @inline(never)
     private func recordDependency(_ entry: EntryReference, state: ResolutionState) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
         if entry.object.isScopeCopy, !builder.object.isScopeCopy {
@@ -437,8 +438,7 @@ extension Container {
             fields.pointee.frames.pop()
             if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
             if claimed { releaseClaim(on: entry.object, state: state) }
-            if let error = error as? ResolutionError { throw error }
-            throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
+            try throwFactoryFailed(error, key: key, path: path)
         }
         fields.pointee.factoriesRunning -= 1
         if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
@@ -599,6 +599,26 @@ extension Container {
             cycleThroughCallbacks: !throughFactories,
             closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil }
         )
+    }
+
+    // The errors of the engine's generic functions are made and thrown out of line, so that their space is not
+    // part of those functions' frames (one set per level of a deep graph).
+
+    @inline(never)
+    private func throwMissing(_ key: ServiceKey, state: ResolutionState) throws -> Never {
+        throw missing(key, state: state)
+    }
+
+    @inline(never)
+    private func throwOutsideScope(_ key: ServiceKey, state: ResolutionState) throws -> Never {
+        throw outsideScope(key, path: state.path + [key.pathComponent])
+    }
+
+    /// Rethrows a factory's ``ResolutionError`` as it is, and wraps any other error as `.factoryFailed`.
+    @inline(never)
+    private func throwFactoryFailed(_ error: any Error, key: ServiceKey, path: [String]) throws -> Never {
+        if let error = error as? ResolutionError { throw error }
+        throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
     }
 
     /// Throws the error for a resolve that would start a new instance too close to the end of the thread's
