@@ -101,8 +101,9 @@ extension Container {
             key: key,
             context: context,
             claim: {
-                if let stored = entry.storedInstance(inGraph: graph.id) { return .stored(Made(value: stored)) }
+                // A build in flight first: its instance may be stored already while its callbacks still run.
                 if let build = AsyncBuilds.inFlight[id] { return .wait(build) }
+                if let stored = entry.storedInstance(inGraph: graph.id) { return .stored(Made(value: stored)) }
                 let build = AsyncBuild(key: key)
                 AsyncBuilds.inFlight[id] = build
                 return .build(build)
@@ -190,8 +191,11 @@ extension Container {
             if let store { entry.storeMade(made.value, inGraph: store) }
             return made
         }
-        // Stored before the callbacks run, so that a cycle they close finds the instance.
+        // Stored before the callbacks run, so that a cycle they close finds the instance; a shared one is marked
+        // incomplete meanwhile, so that no other graph takes it before its callbacks have all run.
         let graph = store ?? (step.build != nil ? context.graph.id : nil)
+        if let store { entry.beginAsyncCompletion(inGraph: store) }
+        defer { if store != nil { entry.endAsyncCompletion() } }
         if let graph { entry.storeMade(made.value, inGraph: graph) }
         do {
             try runSegment(inner, inFactory: false) { _ in

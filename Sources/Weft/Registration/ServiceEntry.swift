@@ -167,7 +167,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         -> BuildClaim
     {
         lock.withLock {
-            if let building = building, building.state !== state { return .busy }
+            if let building = building, building.state !== state {
+                guard building.state === ResolutionState.asyncCompletion else { return .busy }
+                if building.graph == graph, let stored = storageLocked().instance(inGraph: graph) {
+                    return .stored(stored)
+                }
+                return .completingAsync
+            }
             if policy != .transient, let stored = storageLocked().instance(inGraph: graph) { return .stored(stored) }
             guard coordinated, building == nil else { return .free }
             building = (state, graph)
@@ -294,6 +300,21 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             dependents.append(WeakReference(dependent))
             return true
         }
+    }
+
+    override func beginAsyncCompletion(inGraph graph: GraphIdentifier) {
+        // A synchronous claim can only be one about to fail (the factory is async): the async build takes over.
+        lock.withLock { building = (ResolutionState.asyncCompletion, graph) }
+    }
+
+    override func endAsyncCompletion() {
+        let ended = lock.withLock {
+            guard building?.state === ResolutionState.asyncCompletion else { return false }
+            building = nil
+            staleBuild = false
+            return true
+        }
+        if ended { BuildCoordinator.condition.broadcast() }
     }
 
     override func retire() {

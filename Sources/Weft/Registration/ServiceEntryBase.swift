@@ -92,6 +92,11 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// `dependent` later: the caller then discards it at once.
     @discardableResult
     func addDependent(_ dependent: _ServiceEntryBase) -> Bool { abstract() }
+    /// Marks the shared instance an async resolve in `graph` is about to store as not complete yet: until
+    /// ``endAsyncCompletion()``, only resolves in that graph may use it; others fail or wait for the async build.
+    func beginAsyncCompletion(inGraph graph: GraphIdentifier) { abstract() }
+    /// Ends what ``beginAsyncCompletion(inGraph:)`` began.
+    func endAsyncCompletion() { abstract() }
     /// Marks this registration as replaced or removed, before its dependents are discarded: a build that uses it
     /// afterwards is told by ``addDependent(_:)``.
     func retire() { abstract() }

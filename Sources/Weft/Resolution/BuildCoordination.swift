@@ -22,6 +22,9 @@ enum BuildClaim {
     case free
     /// Another resolution is building the instance.
     case busy
+    /// An async resolve made the instance and is running its `initCompleted` callbacks: only that resolve's own
+    /// graph may use it yet.
+    case completingAsync
 }
 
 /// Something one thread builds while others wait for it: a shared instance of a registration, or the
@@ -128,6 +131,13 @@ extension Container {
                 return (nil, true)
             case .free:
                 return (nil, false)
+            case .completingAsync:
+                throw ResolutionError(
+                    reason: .requiresAsync,
+                    key: key,
+                    path: state.path + [key.pathComponent],
+                    asyncInFlight: true
+                )
             case .busy:
                 if let adopted = try waitForBuilder(of: entry, key: key, state: state) {
                     state.adopted.append(entry)

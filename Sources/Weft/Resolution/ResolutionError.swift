@@ -68,6 +68,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         underlyingError: (any Error)? = nil,
         cycleThroughCallbacks: Bool = false,
         acrossThreads: Bool = false,
+        asyncInFlight: Bool = false,
         closingWrapper: String? = nil,
         madeType: String? = nil,
         stackUse: (used: Int, size: Int)? = nil
@@ -75,6 +76,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         self.stackUse = stackUse
         self.cycleThroughCallbacks = cycleThroughCallbacks
         self.acrossThreads = acrossThreads
+        self.asyncInFlight = asyncInFlight
         self.closingWrapper = closingWrapper
         self.madeType = madeType
         self.reason = reason
@@ -93,6 +95,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     private let cycleThroughCallbacks: Bool
     /// Whether the cycle was found between threads that each wait for what another one makes.
     private let acrossThreads: Bool
+    /// For `.requiresAsync`: an async resolve has made the instance and is still running its callbacks.
+    private let asyncInFlight: Bool
     /// When the step that closes the cycle asked through a `Lazy` or `Provider` (and read it inside its
     /// factory): that wrapper, e.g. `Lazy<Engine>`.
     private let closingWrapper: String?
@@ -169,6 +173,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
                 + "cannot run.\n"
                 + "Resolve it from main-actor code (a @MainActor function, or inside `await MainActor.run { }`), "
                 + "or inject Lazy<\(serviceType)> and read it on the main actor."
+        case .requiresAsync where asyncInFlight:
+            return "The factory of \(request) is async, and a synchronous resolve asked for it while an async "
+                + "resolve is still completing it (running its initCompleted callbacks).\n"
+                + "Resolve it from async code: `try await container.async.require(\(serviceType).self)` waits for "
+                + "it; synchronous code can use it once the async resolve has finished."
         case .requiresAsync:
             return "The factory of \(request) is async, and a synchronous resolve needed a new instance of it.\n"
                 + "Resolve it from async code: `try await container.async.require(\(serviceType).self)`, or in an "

@@ -225,6 +225,11 @@ final class ResolutionState {
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard
 
+    /// Stands for an async resolve as the builder of a shared instance it made and is completing (its
+    /// `initCompleted` callbacks run): see ``_ServiceEntryBase/beginAsyncCompletion(inGraph:)``. Only compared
+    /// by identity, never used to resolve.
+    nonisolated(unsafe) static let asyncCompletion = ResolutionState()
+
     /// Made on the thread it belongs to (see ``current``), whose stack bounds it reads.
     init() {
         stack = StackGuard.forCurrentThread()
