@@ -11,8 +11,11 @@ struct AsyncStep {
 /// What an async factory's resolver carries: the graph and the steps that led to the factory, as a chain
 /// from the innermost step outwards. Immutable; a factory's nested resolves get a context of one more step
 /// (one allocation), so concurrent child tasks each have their own path.
-final class AsyncContext: Sendable {
+final class AsyncContext: @unchecked Sendable {
     let graph: AsyncGraph
+    /// Whether the factory this context was made for has returned (guarded by ``AsyncBuilds/lock``): a resolver
+    /// the factory kept then starts resolves of its own, as `container.async` does.
+    private var factoryReturned = false
     /// The innermost step; nil for a top-level resolve.
     let step: AsyncStep?
     /// The steps before it.
@@ -56,6 +59,16 @@ final class AsyncContext: Sendable {
     func appending(_ step: AsyncStep) -> AsyncContext {
         AsyncContext(outer: self, step: step)
     }
+
+    /// Notes that the factory this context was made for has returned (or thrown).
+    func factoryDidReturn() {
+        AsyncBuilds.lock.withLock { factoryReturned = true }
+    }
+
+    /// Whether resolves through this context still belong to its factory's call and graph.
+    var isLive: Bool {
+        AsyncBuilds.lock.withLock { !factoryReturned && !graph.ended }
+    }
 }
 
 /// The object graph of one top-level async resolve: its graph-scoped instances (made or being made) and
@@ -77,6 +90,8 @@ final class AsyncGraph: @unchecked Sendable {
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     var kept: [Any] = []
+    /// Whether the top-level resolve of this graph has finished.
+    var ended = false
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
@@ -108,6 +123,7 @@ final class AsyncGraph: @unchecked Sendable {
                 self.kept = []
                 unpublished = []
                 slots = [:]
+                ended = true
             }
             return (self.stored, self.kept)
         }
@@ -124,11 +140,19 @@ final class AsyncBuild: @unchecked Sendable {
         case retry
         /// Waiting would never end: the build waits, directly or not, for the waiter. The path of the cycle.
         case cycle([String])
+        /// The waiting task was cancelled: it stops waiting, the build goes on for the others.
+        case cancelled
+    }
+
+    /// A task waiting for the build: its continuation, and a token to find it by when the task is cancelled.
+    struct Waiter {
+        let token: ObjectIdentifier
+        let continuation: CheckedContinuation<Outcome, Never>
     }
 
     let key: ServiceKey
     /// Guarded by ``AsyncBuilds/lock``.
-    var waiters: [CheckedContinuation<Outcome, Never>] = []
+    var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
     var waitsFor: [AsyncBuild] = []
     var outcome: Outcome?
@@ -146,20 +170,35 @@ enum AsyncBuilds {
 
     /// Waits for `build` to finish, unless it (through what it waits for) waits for a build on `context`'s
     /// path, which would never end.
+    ///
+    /// A cancelled task stops waiting at once (``AsyncBuild/Outcome/cancelled``); the build goes on.
     static func wait(for build: AsyncBuild, context: AsyncContext) async -> AsyncBuild.Outcome {
         let holder = context.innermostBuild
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AsyncBuild.Outcome, Never>) in
-            let immediate: AsyncBuild.Outcome? = lock.withLock {
-                if let outcome = build.outcome { return outcome }
-                let mine = context.builds
-                if let chain = chain(from: build, toAnyOf: mine) {
-                    return .cycle(cyclePath(context: context, chain: chain))
+        let token = WaitToken()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<AsyncBuild.Outcome, Never>) in
+                let immediate: AsyncBuild.Outcome? = lock.withLock {
+                    if let outcome = build.outcome { return outcome }
+                    // Checked under the lock: a cancellation handler that ran before found nothing to resume.
+                    if Task.isCancelled { return .cancelled }
+                    let mine = context.builds
+                    if let chain = chain(from: build, toAnyOf: mine) {
+                        return .cycle(cyclePath(context: context, chain: chain))
+                    }
+                    build.waiters.append(AsyncBuild.Waiter(token: ObjectIdentifier(token), continuation: continuation))
+                    holder?.waitsFor.append(build)
+                    return nil
                 }
-                build.waiters.append(continuation)
-                holder?.waitsFor.append(build)
-                return nil
+                if let immediate { continuation.resume(returning: immediate) }
             }
-            if let immediate { continuation.resume(returning: immediate) }
+        } onCancel: {
+            let waiter: AsyncBuild.Waiter? = lock.withLock {
+                guard let index = build.waiters.firstIndex(where: { $0.token == ObjectIdentifier(token) }) else {
+                    return nil
+                }
+                return build.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(returning: .cancelled)
         }
         if let holder {
             lock.withLock {
@@ -183,7 +222,7 @@ enum AsyncBuilds {
             parent.waitsFor.remove(at: index)
         }
         defer { build.waiters = [] }
-        return build.waiters
+        return build.waiters.map(\.continuation)
     }
 
     /// The builds from `start` along ``AsyncBuild/waitsFor`` to one of `targets`, if any is reachable.
@@ -215,3 +254,6 @@ enum AsyncBuilds {
         context.path + chain.map(\.key.pathComponent)
     }
 }
+
+/// Identifies one waiting task (by the object's identity) so that its cancellation handler finds its continuation.
+private final class WaitToken: Sendable {}

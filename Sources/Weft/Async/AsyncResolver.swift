@@ -105,8 +105,10 @@ public struct AsyncResolver: Sendable {
             name: name
         )
         let made: Made
-        if let context {
-            made = try await container.makeAsync(Service.self, key: key, context: context, arguments: arguments)
+        // A resolver its factory kept resolves on its own once the factory has returned.
+        let live = context.flatMap { $0.isLive ? $0 : nil }
+        if let live {
+            made = try await container.makeAsync(Service.self, key: key, context: live, arguments: arguments)
         } else {
             let graph = AsyncGraph()
             let root = AsyncContext(graph: graph)
@@ -122,7 +124,7 @@ public struct AsyncResolver: Sendable {
         throw ResolutionError(
             reason: .typeMismatch,
             key: key,
-            path: (context?.path ?? []) + [key.pathComponent],
+            path: (live?.path ?? []) + [key.pathComponent],
             madeType: String(describing: type(of: made.value))
         )
     }

@@ -147,6 +147,7 @@ extension Container {
                 case .made(let made): return made
                 case .retry: continue
                 case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
+                case .cancelled: throw CancellationError()
                 }
             case .build(let build):
                 do {
@@ -181,6 +182,7 @@ extension Container {
         let inner = context.appending(step)
         let made: Made
         do {
+            defer { inner.factoryDidReturn() }
             made = try await recipe.box.make(AsyncResolver(container: self, context: inner), arguments)
         } catch let error as ResolutionError {
             throw error
