@@ -190,7 +190,9 @@ extension Container {
             throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
         }
         guard recipe.hasCallbacks else {
-            if let store { entry.storeMade(made.value, inGraph: store) }
+            if let store, !entry.storeMade(made.value, inGraph: store) {
+                try await scopeEndedWhileMaking(made, key: key, context: context)
+            }
             return made
         }
         // Stored before the callbacks run, so that a cycle they close finds the instance; a shared one is marked
@@ -198,7 +200,9 @@ extension Container {
         let graph = store ?? (step.build != nil ? context.graph.id : nil)
         if let store { entry.beginAsyncCompletion(inGraph: store) }
         defer { if store != nil { entry.endAsyncCompletion() } }
-        if let graph { entry.storeMade(made.value, inGraph: graph) }
+        if let graph, !entry.storeMade(made.value, inGraph: graph) {
+            try await scopeEndedWhileMaking(made, key: key, context: context)
+        }
         do {
             try runSegment(inner, inFactory: false) { _ in
                 try entry.runInitCompleted(resolver: self, instance: made.value)
@@ -214,6 +218,14 @@ extension Container {
             )
         }
         return made
+    }
+
+    /// Tears down an instance whose scope ended while it was being made, then throws `.scopeEnded`.
+    private func scopeEndedWhileMaking(_ made: Made, key: ServiceKey, context: AsyncContext) async throws -> Never {
+        if let failure = await Container.tearDown(made.value, label: key.pathComponent) {
+            Container.log("\(TeardownError(failures: [failure]))")
+        }
+        throw ResolutionError(reason: .scopeEnded, key: key, path: context.path + [key.pathComponent])
     }
 
     /// Makes `key`, whose factory is synchronous (or which has no registration, for the error), with the

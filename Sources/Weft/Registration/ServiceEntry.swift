@@ -100,8 +100,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
-    /// `.container`, under one lock so that both are seen together.
-    func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) {
+    /// `.container`, under one lock so that both are seen together. Returns false when the instance belongs to a
+    /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
+    @discardableResult
+    func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         copy.initialize(to: instance)
         let dropped: UnsafeMutablePointer<Service>? = lock.withLock {
@@ -112,23 +114,35 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             return typedShared
         }
         Self.free(dropped)
-        noteOwned(erased)
+        return noteOwned(erased)
     }
 
-    override func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) {
+    override func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool {
         if lock.withLock({ policy == .shared }), let typed = instance as? Service {
-            storeShared(typed, erased: instance, inGraph: graph)
-        } else {
-            store(instance, inGraph: graph)
+            return storeShared(typed, erased: instance, inGraph: graph)
         }
+        return store(instance, inGraph: graph)
     }
 
     /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts
     /// ``Teardown`` or ``AsyncTeardown`` to its container, which tears it down when it ends.
-    private func noteOwned(_ instance: Any) {
-        guard instance is any Teardown || instance is any AsyncTeardown else { return }
-        guard lock.withLock({ scope === ObjectScope.container || isScopeCopy }) else { return }
+    ///
+    /// A scope's instance is handed over even without teardown, so that the scope can refuse it when it has
+    /// ended while the instance was being made: then it is discarded here and false is returned.
+    private func noteOwned(_ instance: Any) -> Bool {
+        let needsTeardown = instance is any Teardown || instance is any AsyncTeardown
+        if isScopeCopy {
+            let label = String(describing: serviceType)
+            guard let scope = container, scope.adoptScoped(instance, label: label, needsTeardown: needsTeardown)
+            else {
+                discardInstance()
+                return false
+            }
+            return true
+        }
+        guard needsTeardown, lock.withLock({ scope === ObjectScope.container }) else { return true }
         container?.adoptForTeardown(instance, label: String(describing: serviceType))
+        return true
     }
 
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
@@ -258,14 +272,15 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.withLock { storageLocked().instance(inGraph: graph) }
     }
 
-    override func store(_ instance: Any?, inGraph graph: GraphIdentifier) {
+    override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
         let (dropped, shared) = lock.withLock {
             if instance == nil || !staleBuild { storageLocked().setInstance(instance, inGraph: graph) }
             defer { if instance == nil { typedShared = nil } }
             return (instance == nil ? typedShared : nil, policy == .shared)
         }
         Self.free(dropped)
-        if shared, let instance { noteOwned(instance) }
+        if shared, let instance { return noteOwned(instance) }
+        return true
     }
 
     override func graphCompleted() {

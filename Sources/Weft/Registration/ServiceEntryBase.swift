@@ -29,8 +29,10 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     func runInitCompleted(resolver: any Resolver, instance: Any) throws
     /// The stored instance for `graph`, read under the registration's lock.
     func storedInstance(inGraph graph: GraphIdentifier) -> Any?
-    /// Stores `instance` for `graph` under the registration's lock.
-    func store(_ instance: Any?, inGraph graph: GraphIdentifier)
+    /// Stores `instance` for `graph` under the registration's lock; false when it belongs to a scope that has
+    /// ended meanwhile, which does not keep it.
+    @discardableResult
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool
     /// Tells the storage that the graph `graph` is complete.
     func graphCompleted()
     /// Discards the stored instance.
@@ -84,7 +86,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func releaseClaim(by state: ResolutionState) { abstract() }
     func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
-    func store(_ instance: Any?, inGraph graph: GraphIdentifier) { abstract() }
+    @discardableResult
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
     func graphCompleted() { abstract() }
     func discardInstance() { abstract() }
     /// Records that a kept instance of `dependent` was made with an instance of this registration; returns
@@ -108,7 +111,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func copyForScope(owner: ContainerReference) -> _ServiceEntryBase { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
-    func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) { abstract() }
+    @discardableResult
+    func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool { abstract() }
 
     /// Discards this registration's kept instance and, transitively, the kept instances that were made
     /// with it: a singleton never keeps a dependency whose registration was replaced or reset.

@@ -503,13 +503,18 @@ extension Container {
                 fields.pointee.made.push(instance, entry: entry, graph: graph, inStorage: inStorage, policy: policy)
             } else {
                 let erased = erase(instance)
+                var kept = true
                 if inStorage, policy == .shared, typed {
-                    entry._withUnsafeGuaranteedRef {
+                    kept = entry._withUnsafeGuaranteedRef {
                         unsafeDowncast($0, to: ServiceEntry<Value>.self).storeShared(
                             instance, erased: erased, inGraph: graph)
                     }
                 } else if inStorage {
-                    entry.object.store(erased, inGraph: graph)
+                    kept = entry.object.store(erased, inGraph: graph)
+                }
+                if !kept {
+                    if claimed { releaseClaim(on: entry.object, state: state) }
+                    try throwScopeEndedWhileMaking(erased, key: key, state: state)
                 }
                 fields.pointee.made.push(
                     erased as Any,
@@ -619,6 +624,15 @@ extension Container {
     private func throwFactoryFailed(_ error: any Error, key: ServiceKey, path: [String]) throws -> Never {
         if let error = error as? ResolutionError { throw error }
         throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
+    }
+
+    /// Throws `.scopeEnded` for an instance whose scope ended while it was being made, after tearing the
+    /// instance down (a synchronous teardown here, an async one in a task of its own; failures are logged).
+    @inline(never)
+    private func throwScopeEndedWhileMaking(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Never {
+        Container.tearDownDetached(instance, label: key.pathComponent)
+        // The instance's own frame is still on the path.
+        throw ResolutionError(reason: .scopeEnded, key: key, path: state.path)
     }
 
     /// Throws the error for a resolve that would start a new instance too close to the end of the thread's

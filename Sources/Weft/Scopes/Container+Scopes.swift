@@ -70,65 +70,8 @@ extension Container {
         return result
     }
 
-    /// Ends this container or scope: tears down the instances it keeps that adopt ``Teardown`` or
-    /// ``AsyncTeardown``, newest first, then releases them.
-    ///
-    /// That is the `.container` singletons of its own registrations (a server ends its root container at
-    /// shutdown; they are made anew if resolved again) and, for a scope (``makeScope()``), its `.scoped`
-    /// instances; afterwards resolving a `.scoped` service from the scope fails with
-    /// ``ResolutionError/Reason/scopeEnded``. Calling `end()` again tears down only what was made since.
-    ///
-    /// - Throws: ``TeardownError`` listing every teardown that threw, after all of them ran.
-    public func end() async throws {
-        let owned = beginEnd()
-        var failures: [TeardownError.Failure] = []
-        for (instance, label) in owned.reversed() {
-            do {
-                if let instance = instance as? any AsyncTeardown {
-                    try await instance.tearDown()
-                } else if let instance = instance as? any Teardown {
-                    try instance.tearDown()
-                }
-            } catch {
-                failures.append(.init(service: label, error: error))
-            }
-        }
-        finishEnd()
-        if !failures.isEmpty { throw TeardownError(failures: failures) }
-    }
-
-    /// Ends this container as ``end()`` does, from synchronous code (a synchronous verification ends its copy
-    /// so): ``Teardown`` instances are torn down here, ``AsyncTeardown`` ones in a task of their own, whose
-    /// failures go to ``loggingFunction``.
-    ///
-    /// - Returns: The teardowns that threw here.
-    func endSynchronously() -> [TeardownError.Failure] {
-        let owned = beginEnd()
-        var failures: [TeardownError.Failure] = []
-        for (instance, label) in owned.reversed() {
-            if let instance = instance as? any AsyncTeardown {
-                let box = TeardownBox(instance: instance)
-                Task {
-                    do {
-                        try await box.instance.tearDown()
-                    } catch {
-                        Container.log("\(TeardownError(failures: [.init(service: label, error: error)]))")
-                    }
-                }
-            } else if let instance = instance as? any Teardown {
-                do {
-                    try instance.tearDown()
-                } catch {
-                    failures.append(.init(service: label, error: error))
-                }
-            }
-        }
-        finishEnd()
-        return failures
-    }
-
     /// Marks this container ended and takes the instances to tear down, oldest first.
-    private func beginEnd() -> [(instance: Any, label: String)] {
+    func beginEnd() -> [(instance: Any, label: String)] {
         let owned = lock.withLock {
             let record = lifetimeLocked()
             record.ended = true
@@ -143,7 +86,7 @@ extension Container {
     }
 
     /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
-    private func finishEnd() {
+    func finishEnd() {
         let copies = lock.withLock { isScope ? Array(lifetimeLocked().copies.values) : [] }
         for copy in copies { copy.discardInstance() }
         for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
@@ -154,6 +97,17 @@ extension Container {
     /// Keeps `instance` to tear down when this container ends.
     func adoptForTeardown(_ instance: Any, label: String) {
         lock.withLock { lifetimeLocked().owned.append((instance, label)) }
+    }
+
+    /// Takes a new instance of one of this scope's copies, to tear down when the scope ends if
+    /// `needsTeardown`; false, taking nothing, when the scope has ended (the instance was still being made).
+    func adoptScoped(_ instance: Any, label: String, needsTeardown: Bool) -> Bool {
+        lock.withLock {
+            let record = lifetimeLocked()
+            guard !record.ended else { return false }
+            if needsTeardown { record.owned.append((instance, label)) }
+            return true
+        }
     }
 
     /// The container's lifetime record, made on first need; call with `lock` held.
@@ -194,9 +148,4 @@ extension Container {
         let key = ServiceKey(serviceType: entry.serviceType, argumentsType: entry.argumentsType, name: nil)
         return ResolutionError(reason: .captiveDependency, key: key, path: state.path + [key.pathComponent])
     }
-}
-
-/// Hands an ``AsyncTeardown`` instance to the task that tears it down; nothing else uses it by then.
-private struct TeardownBox: @unchecked Sendable {
-    let instance: any AsyncTeardown
 }

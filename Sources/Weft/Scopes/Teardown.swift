@@ -12,7 +12,7 @@
 ///
 /// Weft tears down the instances a container keeps — `.container` singletons in the container that
 /// registered them, `.scoped` instances in their scope — once, in reverse creation order, when
-/// ``Container/end()`` is called. Transient, graph-scoped and `.weak` instances are not kept by the
+/// ``Container/end(timeout:)`` is called. Transient, graph-scoped and `.weak` instances are not kept by the
 /// container, so they are not torn down.
 public protocol Teardown: AnyObject {
     /// Releases what the instance holds; called once, when its container or scope ends.
@@ -63,6 +63,23 @@ public struct TeardownError: Error, CustomStringConvertible, @unchecked Sendable
         let count = failures.count == 1 ? "1 teardown" : "\(failures.count) teardowns"
         return "[Weft.teardownFailed] \(count) threw: "
             + failures.map(\.description).joined(separator: "; ")
+    }
+}
+
+/// Why a teardown counts as failed although it did not throw: it was still running when ``Container/end(timeout:)``
+/// stopped waiting for it. It keeps running; what it throws later goes to ``Container/loggingFunction``.
+public enum TeardownInterruption: Error, CustomStringConvertible, Sendable {
+    /// It took longer than the bound, in seconds.
+    case timedOut(seconds: Double)
+    /// The task that was ending the container or scope was cancelled.
+    case cancelled
+
+    /// What happened, e.g. `did not finish within 5.0 seconds (still running, not awaited)`.
+    public var description: String {
+        switch self {
+        case .timedOut(let seconds): return "did not finish within \(seconds) seconds (still running, not awaited)"
+        case .cancelled: return "not awaited: the task ending the scope was cancelled (still running)"
+        }
     }
 }
 

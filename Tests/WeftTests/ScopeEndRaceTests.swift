@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import Weft
+
+/// `end()` while a `.scoped` instance is still being made: the instance is never handed out after the end,
+/// and it is torn down exactly once.
+@Suite struct ScopeEndRaceTests {
+    final class Session: Teardown, @unchecked Sendable {
+        let teardowns: Counter
+        init(teardowns: Counter) { self.teardowns = teardowns }
+        func tearDown() throws { teardowns.increment() }
+    }
+
+    actor Ledger: AsyncTeardown {
+        let teardowns: Counter
+        init(teardowns: Counter) { self.teardowns = teardowns }
+        func tearDown() async throws { teardowns.increment() }
+    }
+
+    final class Plain: Sendable {}
+
+    static let scopeEndedText = """
+        [Weft.scopeEnded] Session is .scoped, and the scope it was resolved from has ended (its instances are torn \
+        down). Make a new scope for new work.
+        """
+
+    @Test func scopeEndedWhileASynchronousFactoryRunsTearsTheInstanceDownAndFailsTheResolve() async throws {
+        let container = Container()
+        let teardowns = Counter()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        container.register(Session.self) { _ in
+            entered.signal()
+            proceed.wait()
+            return Session(teardowns: teardowns)
+        }
+        .inObjectScope(.scoped)
+        let scope = container.makeScope()
+
+        let outcomes = Collected<String>()
+        let resolver = runOnThread {
+            do {
+                _ = try scope.require(Session.self)
+                outcomes.append("handed out")
+            } catch {
+                outcomes.append("\(error)")
+            }
+        }
+        while entered.wait(timeout: .now()) != .success { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await scope.end()
+        proceed.signal()
+        #expect(resolver.wait(seconds: 20))
+
+        #expect(outcomes.values == [Self.scopeEndedText])
+        #expect(teardowns.value == 1)
+        // Nothing is left for a second end to tear down.
+        try await scope.end()
+        #expect(teardowns.value == 1)
+    }
+
+    @Test func scopeEndedWhileAPlainServiceIsMadeFailsTheResolve() async throws {
+        let container = Container()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        container.register(Plain.self) { _ in
+            entered.signal()
+            proceed.wait()
+            return Plain()
+        }
+        .inObjectScope(.scoped)
+        let scope = container.makeScope()
+        let handedOut = Counter()
+        let resolver = runOnThread { if (try? scope.require(Plain.self)) != nil { handedOut.increment() } }
+        while entered.wait(timeout: .now()) != .success { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await scope.end()
+        proceed.signal()
+        #expect(resolver.wait(seconds: 20))
+        #expect(handedOut.value == 0)
+    }
+
+    @Test func scopeEndedWhileAnAsyncFactoryRunsTearsTheInstanceDownAndFailsTheResolve() async throws {
+        let container = Container()
+        let teardowns = Counter()
+        let entered = AsyncWaitingTests.Gate()
+        let proceed = AsyncWaitingTests.Gate()
+        container.register(Ledger.self) { (_: AsyncResolver) async in
+            entered.openGate()
+            await proceed.wait()
+            return Ledger(teardowns: teardowns)
+        }
+        .inObjectScope(.scoped)
+        let scope = container.makeScope()
+
+        let resolving = Task { try await scope.async.require(Ledger.self) }
+        await entered.wait()
+        try await scope.end()
+        proceed.openGate()
+        let error = try await #require(throws: ResolutionError.self) { try await resolving.value }
+        #expect(error.reason == .scopeEnded)
+        #expect(teardowns.value == 1)
+    }
+}
