@@ -14,11 +14,15 @@ import Weft
         init(clock: Clock) { self.clock = clock }
     }
 
-    @Test func dependencyReplacedOnAnotherThreadWhileTheSingletonIsBuiltIsNotKeptInIt() throws {
+    /// A container with a `.container` Clock (ids from `clockID`) and a `.container` Scheduler whose first build
+    /// signals `resolved` once it holds its Clock and waits for `proceed`.
+    static func gatedScheduler(
+        clockID: @escaping @Sendable () -> Int,
+        resolved: DispatchSemaphore,
+        proceed: DispatchSemaphore
+    ) -> (Container, builds: Counter) {
         let container = Container()
-        container.register(Clock.self) { _ in Clock(id: 1) }.inObjectScope(.container)
-        let resolved = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
+        container.register(Clock.self) { _ in Clock(id: clockID()) }.inObjectScope(.container)
         let builds = Counter()
         container.register(Scheduler.self) { r in
             let clock = try r.require(Clock.self)
@@ -29,6 +33,13 @@ import Weft
             return Scheduler(clock: clock)
         }
         .inObjectScope(.container)
+        return (container, builds)
+    }
+
+    @Test func dependencyReplacedOnAnotherThreadWhileTheSingletonIsBuiltIsNotKeptInIt() throws {
+        let resolved = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let (container, builds) = Self.gatedScheduler(clockID: { 1 }, resolved: resolved, proceed: proceed)
 
         let first = Collected<Int>()
         let builder = runOnThread {
@@ -68,21 +79,11 @@ import Weft
     }
 
     @Test func dependencyResetWhileTheSingletonIsBuiltIsNotKeptInIt() throws {
-        let container = Container()
         let clocks = Counter()
-        container.register(Clock.self) { _ in Clock(id: clocks.increment()) }.inObjectScope(.container)
         let resolved = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
-        let builds = Counter()
-        container.register(Scheduler.self) { r in
-            let clock = try r.require(Clock.self)
-            if builds.increment() == 1 {
-                resolved.signal()
-                proceed.wait()
-            }
-            return Scheduler(clock: clock)
-        }
-        .inObjectScope(.container)
+        let (container, _) = Self.gatedScheduler(
+            clockID: { clocks.increment() }, resolved: resolved, proceed: proceed)
 
         let builder = runOnThread { _ = try? container.require(Scheduler.self) }
         resolved.wait()
@@ -96,20 +97,9 @@ import Weft
     }
 
     @Test func waitersOfAStaleBuildGetTheRebuiltSingleton() throws {
-        let container = Container()
-        container.register(Clock.self) { _ in Clock(id: 1) }.inObjectScope(.container)
         let resolved = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
-        let builds = Counter()
-        container.register(Scheduler.self) { r in
-            let clock = try r.require(Clock.self)
-            if builds.increment() == 1 {
-                resolved.signal()
-                proceed.wait()
-            }
-            return Scheduler(clock: clock)
-        }
-        .inObjectScope(.container)
+        let (container, _) = Self.gatedScheduler(clockID: { 1 }, resolved: resolved, proceed: proceed)
 
         let builder = runOnThread { _ = try? container.require(Scheduler.self) }
         resolved.wait()

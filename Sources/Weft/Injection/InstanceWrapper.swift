@@ -32,3 +32,15 @@ extension Optional: InstanceWrapper {
         self = try factory(nil) as? Wrapped
     }
 }
+
+/// What a wrapper's factory made, as the wrapped type; a type mismatch otherwise.
+func wrappedInstance<Service>(_ instance: Any, as _: Service.Type) throws -> Service {
+    guard let service = instance as? Service else {
+        throw ResolutionError(
+            reason: .typeMismatch,
+            key: ServiceKey(serviceType: Service.self, argumentsType: (any Resolver).self),
+            path: [String(describing: Service.self)]
+        )
+    }
+    return service
+}

@@ -61,14 +61,6 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
     }
 
     private func make() throws -> Service {
-        let instance = try factory(graph)
-        guard let service = instance as? Service else {
-            throw ResolutionError(
-                reason: .typeMismatch,
-                key: ServiceKey(serviceType: Service.self, argumentsType: (any Resolver).self),
-                path: [String(describing: Service.self)]
-            )
-        }
-        return service
+        try wrappedInstance(try factory(graph), as: Service.self)
     }
 }

@@ -35,14 +35,6 @@ public final class Provider<Service>: InstanceWrapper, @unchecked Sendable {
 
     /// A new instance; throws a ``ResolutionError`` if it cannot be made.
     public func get() throws -> Service {
-        let instance = try factory(nil)
-        guard let service = instance as? Service else {
-            throw ResolutionError(
-                reason: .typeMismatch,
-                key: ServiceKey(serviceType: Service.self, argumentsType: (any Resolver).self),
-                path: [String(describing: Service.self)]
-            )
-        }
-        return service
+        try wrappedInstance(try factory(nil), as: Service.self)
     }
 }
