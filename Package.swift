@@ -14,6 +14,8 @@ let package = Package(
         // Per-test isolated containers: a Swift Testing trait and XCTest helpers. Link it to test targets only.
         .library(name: "WeftTesting", targets: ["WeftTesting"]),
         .executable(name: "weft-demo", targets: ["WeftDemo"]),
+        // Weft's own stress and adversarial suite (see Sources/WeftStress/README.md).
+        .executable(name: "weft-stress", targets: ["WeftStress"]),
     ],
     dependencies: [
         // Test-only: property-based tests of random registration graphs. The Weft library has no dependencies.
@@ -25,6 +27,7 @@ let package = Package(
         .target(name: "Weft", dependencies: ["WeftAtomics"]),
         .target(name: "WeftTesting", dependencies: ["Weft"]),
         .executableTarget(name: "WeftDemo", dependencies: ["Weft"]),
+        .executableTarget(name: "WeftStress", dependencies: ["Weft"]),
         .testTarget(
             name: "WeftTests",
             dependencies: ["Weft", "WeftTesting", .product(name: "PropertyBased", package: "swift-property-based")]
