@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Weft", dependencies: ["WeftAtomics"]),
         .target(name: "WeftTesting", dependencies: ["Weft"]),
         .executableTarget(name: "WeftDemo", dependencies: ["Weft"]),
-        .executableTarget(name: "WeftStress", dependencies: ["Weft"]),
+        .executableTarget(name: "WeftStress", dependencies: ["Weft"], exclude: ["README.md"]),
         .testTarget(
             name: "WeftTests",
             dependencies: ["Weft", "WeftTesting", .product(name: "PropertyBased", package: "swift-property-based")]
