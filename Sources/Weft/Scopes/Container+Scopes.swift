@@ -24,7 +24,7 @@ extension ObjectScope {
 
 extension Container {
     /// Makes a scope for one unit of work (a request, a job): a child container that sees this container's
-    /// registrations and keeps one instance of each `.scoped` one, until ``end()``.
+    /// registrations and keeps one instance of each `.scoped` one, until ``end(timeout:)``.
     ///
     /// ```swift
     /// let scope = container.makeScope()
