@@ -151,8 +151,8 @@ enum DepthScenarios {
 
     static let deepChains = Scenario(
         name: "deep-chains",
-        summary: "chains up to 5,000 deep on an 8 MiB stack and up to 100 deep on a 512 KiB stack, in each scope: "
-            + "built whole or failed with tooDeep"
+        summary: "chains up to 5,000 deep on the main thread or an 8 MiB stack and up to 100 deep on a 512 KiB "
+            + "stack, in each scope: built whole or failed with tooDeep"
     ) { context in
         let scopes: [ObjectScope] = [.graph, .transient, .container]
         while context.hasTime {
@@ -161,7 +161,7 @@ enum DepthScenarios {
             let scope = scopes[context.random.below(scopes.count)]
             let container = chain(of: depth, scope: scope)
             let outcome = Collected<String>()
-            let finished = onThread(stackSize: small ? 512 << 10 : 8 << 20, within: 120) {
+            let resolve: @Sendable () -> Void = {
                 do {
                     var length = 0
                     var node: Node? = try container.require(Node.self, name: "n0")
@@ -176,7 +176,13 @@ enum DepthScenarios {
                     outcome.append("\(error)")
                 }
             }
-            context.check(finished, "a \(depth)-deep chain did not finish")
+            if !small, context.random.below(2) == 0 {
+                // On the process's main thread, with the stack the system gave it.
+                resolve()
+            } else {
+                let finished = onThread(stackSize: small ? 512 << 10 : 8 << 20, within: 120, resolve)
+                context.check(finished, "a \(depth)-deep chain did not finish")
+            }
             for result in outcome.values where result != "built" && result != "tooDeep" {
                 context.violation("\(depth)-deep \(scope) chain: \(result.prefix(200))")
             }
