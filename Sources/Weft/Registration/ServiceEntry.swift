@@ -132,7 +132,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     private func noteOwned(_ instance: Any) -> Bool {
         let needsTeardown = instance is any Teardown || instance is any AsyncTeardown
         if isScopeCopy {
-            let label = String(describing: serviceType)
+            // The label is made only for what is torn down: describing a type costs thousands of instructions.
+            let label = needsTeardown ? String(describing: serviceType) : ""
             guard let scope = container, scope.adoptScoped(instance, label: label, needsTeardown: needsTeardown)
             else {
                 discardInstance()

@@ -1,0 +1,174 @@
+import CountsModel
+import Weft
+
+/// One measured operation, done `count` times after a setup that a run with `count == 0` measures alone.
+struct Scenario: Sendable {
+    let name: String
+    let what: String
+    let hand: @Sendable (Int) async throws -> Void
+    let weft: @Sendable (Int) async throws -> Void
+}
+
+let scenarios: [Scenario] = [
+    Scenario(
+        name: "transient",
+        what: "resolve A(b: B(c: C()), c: C()), all .transient, factories call r.resolve(X.self)!",
+        hand: { count in
+            for _ in 0..<count { sink(A(b: B(c: C()), c: C()) as any AProto) }
+        },
+        weft: { count in
+            let container = graphContainer(scope: .transient, require: false)
+            for _ in 0..<count { sink(container.resolve((any AProto).self)!) }
+        }
+    ),
+    Scenario(
+        name: "transient-require",
+        what: "the same with `try r.require(X.self)` in the factories and `try container.require`",
+        hand: { count in
+            for _ in 0..<count { sink(A(b: B(c: C()), c: C()) as any AProto) }
+        },
+        weft: { count in
+            let container = graphContainer(scope: .transient, require: true)
+            for _ in 0..<count { sink(try container.require((any AProto).self)) }
+        }
+    ),
+    Scenario(
+        name: "graph",
+        what: "resolve A(b: B(c: c), c: c), all .graph: C shared within the resolve",
+        hand: { count in
+            for _ in 0..<count {
+                let c = C()
+                sink(A(b: B(c: c), c: c) as any AProto)
+            }
+        },
+        weft: { count in
+            let container = graphContainer(scope: .graph, require: false)
+            for _ in 0..<count { sink(container.resolve((any AProto).self)!) }
+        }
+    ),
+    Scenario(
+        name: "singleton",
+        what: "resolve a built .container C; by hand, a stored let",
+        hand: { count in
+            let singletons = Singletons()
+            for _ in 0..<count { sink(singletons.c) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { _ in C() }.inObjectScope(.container)
+            _ = container.resolve((any CProto).self)
+            for _ in 0..<count { sink(container.resolve((any CProto).self)!) }
+        }
+    ),
+    Scenario(
+        name: "named-10000",
+        what: "resolve one of 10,000 named .container services; by hand, a [String: C] lookup",
+        hand: { count in
+            let services = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("service-\($0)", C() as any CProto) })
+            let name = "service-4242"
+            for _ in 0..<count { sink(services[name]!) }
+        },
+        weft: { count in
+            let container = Container()
+            for index in 0..<10_000 {
+                container.register((any CProto).self, name: "service-\(index)") { _ in C() }.inObjectScope(.container)
+            }
+            let name = "service-4242"
+            _ = container.resolve((any CProto).self, name: name)
+            for _ in 0..<count { sink(container.resolve((any CProto).self, name: name)!) }
+        }
+    ),
+    Scenario(
+        name: "scope",
+        what: "per unit of work: makeScope(), resolve one .scoped Work(c:), end(); by hand, a per-request object",
+        hand: { count in
+            for _ in 0..<count {
+                let request = Request()
+                sink(request.work!)
+                await request.end()
+            }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { _ in C() }.inObjectScope(.transient)
+            container.register(Work.self) { r in Work(c: r.resolve((any CProto).self)!) }.inObjectScope(.scoped)
+            for _ in 0..<count {
+                let scope = container.makeScope()
+                sink(try scope.require(Work.self))
+                try await scope.end()
+            }
+        }
+    ),
+    Scenario(
+        name: "async-transient",
+        what: "try await container.async.require(A) with async .transient factories; by hand, async functions",
+        hand: { count in
+            for _ in 0..<count { sink(await makeA()) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { (_: AsyncResolver) async in C() }.inObjectScope(.transient)
+            container.register((any BProto).self) { (r: AsyncResolver) async throws in
+                B(c: try await r.require((any CProto).self))
+            }
+            .inObjectScope(.transient)
+            container.register((any AProto).self) { (r: AsyncResolver) async throws in
+                A(b: try await r.require((any BProto).self), c: try await r.require((any CProto).self))
+            }
+            .inObjectScope(.transient)
+            for _ in 0..<count { sink(try await container.async.require((any AProto).self)) }
+        }
+    ),
+    Scenario(
+        name: "register",
+        what: "register one service under a new name; by hand, a closure stored in a [String: closure]",
+        hand: { count in
+            var factories: [String: () -> any CProto] = [:]
+            let names = (0..<count).map { "service-\($0)" }
+            for name in names { factories[name] = { C() } }
+            sink(factories as AnyObject)
+        },
+        weft: { count in
+            let container = Container()
+            let names = (0..<count).map { "service-\($0)" }
+            for name in names { container.register((any CProto).self, name: name) { _ in C() } }
+            sink(container)
+        }
+    ),
+]
+
+/// The A-B-C graph registered in `scope`, with `resolve(...)!` or `try require(...)` in the factories.
+func graphContainer(scope: ObjectScope, require: Bool) -> Container {
+    let container = Container()
+    container.register((any CProto).self) { _ in C() }.inObjectScope(scope)
+    if require {
+        container.register((any BProto).self) { r in B(c: try r.require((any CProto).self)) }.inObjectScope(scope)
+        container.register((any AProto).self) { r in
+            A(b: try r.require((any BProto).self), c: try r.require((any CProto).self))
+        }
+        .inObjectScope(scope)
+    } else {
+        container.register((any BProto).self) { r in B(c: r.resolve((any CProto).self)!) }.inObjectScope(scope)
+        container.register((any AProto).self) { r in
+            A(b: r.resolve((any BProto).self)!, c: r.resolve((any CProto).self)!)
+        }
+        .inObjectScope(scope)
+    }
+    return container
+}
+
+/// Singletons kept by hand.
+final class Singletons {
+    let c: any CProto = C()
+}
+
+/// A hand-written per-request object: builds its unit of work and drops it at the end.
+final class Request {
+    private(set) var work: Work? = Work(c: C())
+
+    func end() async { work = nil }
+}
+
+func makeC() async -> any CProto { C() }
+func makeB() async -> any BProto { B(c: await makeC()) }
+func makeA() async -> any AProto { A(b: await makeB(), c: await makeC()) }
