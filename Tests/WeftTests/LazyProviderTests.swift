@@ -120,7 +120,7 @@ import Weft
             }
         }
         final class Child {
-            let parent: Lazy<Parent>
+            var parent: Lazy<Parent>?
             init(parent: Lazy<Parent>) {
                 self.parent = parent
             }
@@ -130,7 +130,9 @@ import Weft
         container.register(Child.self) { r in Child(parent: try r.require(Lazy<Parent>.self)) }
 
         let parent = try #require(container.resolve(Parent.self))
-        #expect(parent.child.parent.instance === parent)
+        #expect(parent.child.parent?.instance === parent)
+        // The Lazy keeps the Parent that keeps it: the test breaks that cycle, so the leak checker sees none.
+        parent.child.parent = nil
     }
 
     @Test func lazyWithNameAndArguments() throws {
