@@ -3,7 +3,10 @@ import Testing
 import Weft
 
 /// The whole text of every `ResolutionError` reason, and of `TeardownError`, compared exactly: these texts
-/// are what a developer reads in a log, so a changed word is a changed interface.
+/// are what a developer reads in a log, so a changed word is a changed interface. The variants that need a
+/// race to appear are compared exactly where that race is set up: a cycle across threads and a `Lazy` read in
+/// its factory (CrossThreadCycleTests), an async singleton still completing (AsyncCompletionTests), a
+/// teardown past its timeout or cancelled (TeardownTimeoutTests).
 @Suite struct ResolutionErrorTextTests {
     final class Engine {}
 
@@ -32,7 +35,7 @@ import Weft
     /// The reasons that have an exact-text test in this suite.
     private static let reasonsWithExactTexts: Set<ResolutionError.Reason> = [
         .missingRegistration, .circularDependency, .factoryFailed, .initCompletedFailed, .typeMismatch,
-        .notOnMainActor, .requiresAsync, .outsideScope, .scopeEnded, .captiveDependency,
+        .notOnMainActor, .requiresAsync, .outsideScope, .scopeEnded, .captiveDependency, .tooDeep,
     ]
 
     @Test func everyReasonHasAnExactTextTest() {
@@ -247,6 +250,48 @@ import Weft
                 scope ends.
                 Make Cache .scoped or .transient too, or pass it what it needs per call instead of at creation.
                 Resolution path: Cache -> Work
+                """
+        )
+    }
+
+    @Test func tooDeepSaysHowDeepHowMuchStackAndWhatToDo() throws {
+        final class Link: Sendable {
+            init(next: Link?) {}
+        }
+        let container = Container()
+        for index in 0..<3_000 {
+            container.register(Link.self, name: "l\(index)") { r in
+                Link(next: index < 2_999 ? try r.require(Link.self, name: "l\(index + 1)") : nil)
+            }
+        }
+        let errors = Collected<ResolutionError>()
+
+        let thread = runOnThread(stackSize: 512 << 10) {
+            do { _ = try container.require(Link.self, name: "l0") } catch let error as ResolutionError {
+                errors.append(error)
+            } catch {}
+        }
+
+        #expect(thread.wait(seconds: 60))
+        let error = try #require(errors.values.first)
+        let depth = error.path.count
+        // The stack in use is measured, so it is read from the text and checked for sense, then put back.
+        let beforeUse = try #require(error.description.range(of: "stack is nearly used up ("))
+        let afterUse = try #require(error.description.range(of: " KiB of its 512 KiB)"))
+        let used = try #require(Int(error.description[beforeUse.upperBound..<afterUse.lowerBound]))
+        #expect((1...512).contains(used))
+        let path =
+            (0..<5).map { "Link[\"l\($0)\"]" }.joined(separator: " -> ") + " -> ... (\(depth - 10) more) ... -> "
+            + (depth - 5..<depth).map { "Link[\"l\($0)\"]" }.joined(separator: " -> ")
+        #expect(
+            error.description == """
+                [Weft.tooDeep] Resolving Link named "l\(depth - 1)" went \(depth) services deep, and this thread's \
+                stack is nearly used up (\(used) KiB of its 512 KiB): going deeper would crash the program, so the \
+                resolve stops here.
+                Each service on the path is made by a factory that asks for the next one. If the depth is meant, \
+                resolve on a thread with a larger stack, or build the chain in a loop rather than one factory per \
+                link; if not, look for registrations that keep asking for one more.
+                Resolution path: \(path)
                 """
         )
     }
