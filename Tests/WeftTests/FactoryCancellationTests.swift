@@ -9,35 +9,44 @@ import Weft
 @Suite struct FactoryCancellationTests {
     final class Engine: Sendable {}
 
-    /// Lets the test hold the first build of `Engine` inside its factory until the test says go on.
-    final class Gate: @unchecked Sendable {
-        let proceed = DispatchSemaphore(value: 0)
+    /// The first build of `Engine`: it waits for `waiters` threads to be waiting for it, then its task is
+    /// cancelled and the factory honours that. Later builds make an Engine at once.
+    final class FirstBuild: @unchecked Sendable {
         let calls = Counter()
+        let waiting = Counter()
+        let waiters: Int
+        /// How many waiters had already got an Engine when the first build gave up.
+        let finishedBeforeTheCancellation = Collected<Int>()
+        let engines = Collected<ObjectIdentifier>()
 
-        /// Waits, without blocking a thread of the task pool, until the first build is inside the factory.
-        func entered() async throws -> Bool {
-            try await eventually { self.calls.value >= 1 }
+        init(waiters: Int = 0) { self.waiters = waiters }
+
+        func run() throws {
+            guard calls.increment() == 1 else { return }
+            let deadline = Date().addingTimeInterval(10)
+            while waiting.value < waiters, Date() < deadline { usleep(1_000) }
+            // Long enough for the last waiter to go from counting itself to waiting for this build.
+            if waiters > 0 { usleep(100_000) }
+            finishedBeforeTheCancellation.append(engines.values.count)
+            // The cancellation arrives while the factory runs, as when the task's owner cancels it.
+            withUnsafeCurrentTask { $0?.cancel() }
+            try Task.checkCancellation()
         }
     }
 
-    /// A `.container` Engine whose factory, on its first call only, waits at `gate` and then honours
-    /// cancellation; later calls make an Engine at once.
-    private func container(gate: Gate, scope: ObjectScope = .container) -> Container {
+    /// An `Engine` in `scope` whose factory runs `build` first.
+    private func container(_ build: FirstBuild, scope: ObjectScope = .container) -> Container {
         let container = Container()
         container.register(Engine.self) { _ in
-            if gate.calls.increment() == 1 {
-                _ = gate.proceed.wait(timeout: .now() + 10)
-                try Task.checkCancellation()
-            }
+            try build.run()
             return Engine()
         }
         .inObjectScope(scope)
         return container
     }
 
-    /// Runs a synchronous `require` of Engine in a task of its own, which the test can cancel. The task runs on
-    /// a thread of its own: its factory blocks, and a blocked thread of the shared task pool could starve the
-    /// test that is to release it.
+    /// Runs a synchronous `require` of Engine in a task of its own. The task runs on a thread of its own: its
+    /// factory may wait for other threads, and a blocked thread of the shared task pool could starve other tests.
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     private func requireInATask(_ container: Container) -> Task<Engine, any Error> {
         let executor = DedicatedThreadExecutor()
@@ -50,14 +59,11 @@ import Weft
     @Test(.timeLimit(.minutes(1)))
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func aFactoryCancelledWithItsTaskFailsThatResolveWithTheCancellationAsTheCause() async throws {
-        let gate = Gate()
-        let container = container(gate: gate)
-        let task = requireInATask(container)
-        #expect(try await gate.entered())
+        let container = container(FirstBuild())
 
-        task.cancel()
-        gate.proceed.signal()
-        let error = try await #require(throws: ResolutionError.self) { try await task.result.get() }
+        let error = try await #require(throws: ResolutionError.self) {
+            try await requireInATask(container).result.get()
+        }
 
         #expect(error.reason == .factoryFailed)
         #expect(error.underlyingError is CancellationError)
@@ -67,17 +73,13 @@ import Weft
     @Test(.timeLimit(.minutes(1)))
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func aCancelledBuildIsNotRememberedAndTheNextResolveBuildsTheSingleton() async throws {
-        let gate = Gate()
-        let container = container(gate: gate)
-        let task = requireInATask(container)
-        #expect(try await gate.entered())
-        task.cancel()
-        gate.proceed.signal()
-        _ = await task.result
+        let build = FirstBuild()
+        let container = container(build)
+        #expect(await requireInATask(container).result.isFailure)
 
         let engine = try container.require(Engine.self)
 
-        #expect(gate.calls.value == 2)
+        #expect(build.calls.value == 2)
         #expect(
             try container.require(Engine.self) === engine, "the singleton made after the cancelled build was not kept")
     }
@@ -85,50 +87,43 @@ import Weft
     @Test(.timeLimit(.minutes(1)))
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func threadsWaitingForACancelledBuildBuildTheSingletonOnceAndShareIt() async throws {
-        let gate = Gate()
-        let container = container(gate: gate)
+        let build = FirstBuild(waiters: 4)
+        let container = container(build)
         let task = requireInATask(container)
-        #expect(try await gate.entered())
+        try #require(try await eventually { build.calls.value == 1 })
 
-        // Four threads ask while the first build is held: they wait for it.
-        let engines = Collected<ObjectIdentifier>()
+        // Four threads ask while the first build is running: they wait for it.
         let failures = Collected<String>()
         let waiters = (0..<4).map { _ in
             runOnThread {
-                do { engines.append(ObjectIdentifier(try container.require(Engine.self))) } catch {
+                build.waiting.increment()
+                do { build.engines.append(ObjectIdentifier(try container.require(Engine.self))) } catch {
                     failures.append("\(error)")
                 }
             }
         }
-        try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(engines.values.isEmpty && failures.values.isEmpty, "a thread did not wait for the build in progress")
-        task.cancel()
-        gate.proceed.signal()
 
-        let finished = try await eventually { engines.values.count + failures.values.count == 4 }
+        #expect(await task.result.isFailure)
+        let finished = try await eventually { build.engines.values.count + failures.values.count == 4 }
         #expect(finished, "a waiting thread hung after the build was cancelled")
         _ = waiters
-        #expect(await task.result.isFailure)
+        #expect(build.finishedBeforeTheCancellation.values == [0], "a thread did not wait for the build in progress")
         #expect(failures.values == [])
-        #expect(engines.values.count == 4)
-        #expect(Set(engines.values).count == 1, "the waiting threads got different singletons")
-        #expect(gate.calls.value == 2, "the waiting threads did not build the singleton exactly once")
-        #expect(try ObjectIdentifier(container.require(Engine.self)) == engines.values.first)
+        #expect(Set(build.engines.values).count == 1, "the waiting threads got different singletons")
+        #expect(build.calls.value == 2, "the waiting threads did not build the singleton exactly once")
+        #expect(try ObjectIdentifier(container.require(Engine.self)) == build.engines.values.first)
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: [ObjectScope.graph, .transient, .weak])
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func aCancelledBuildOfAnUnsharedOrWeakServiceLeavesNothingBehind(scope: ObjectScope) async throws {
-        let gate = Gate()
-        let container = container(gate: gate, scope: scope)
-        let task = requireInATask(container)
-        #expect(try await gate.entered())
-        task.cancel()
-        gate.proceed.signal()
+        let build = FirstBuild()
+        let container = container(build, scope: scope)
 
-        #expect(await task.result.isFailure)
+        #expect(await requireInATask(container).result.isFailure)
         let engine = try container.require(Engine.self)
-        #expect(gate.calls.value == 2)
+
+        #expect(build.calls.value == 2)
         withExtendedLifetime(engine) {}
     }
 
