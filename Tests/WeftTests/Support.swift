@@ -35,6 +35,9 @@ final class Collected<Value>: @unchecked Sendable {
     var values: [Value] { lock.withLock { items } }
 
     func append(_ value: Value) { lock.withLock { items.append(value) } }
+
+    /// Forgets every value (a test breaks a reference cycle through its values this way).
+    func removeAll() { lock.withLock { items.removeAll() } }
 }
 
 /// A body running on its own thread, which can be waited for with a timeout.
