@@ -1,5 +1,6 @@
 import Testing
-import Weft
+
+@testable import Weft
 
 protocol Storage: AnyObject, Sendable {}
 protocol Catalog: AnyObject, Sendable {
@@ -322,11 +323,14 @@ struct Failure: Error, Equatable {
         let container = Container()
         container.register(Draft.self) { _ in
             await Task.yield()
-            return Draft()
+            let draft = Draft()
+            draft.text = "from the async factory"
+            return draft
         }
         let draft = try await container.async.require(Draft.self)
-        draft.text = "edited on the main actor"
-        #expect(draft.text == "edited on the main actor")
+        let another = try await container.async.require(Draft.self)
+        #expect(draft.text == "from the async factory")
+        #expect(draft !== another, "two resolves of a graph-scoped Draft gave one instance")
     }
 
     @Test func initCompletedRunsOnInstancesOfAsyncFactories() async throws {
@@ -340,8 +344,30 @@ struct Failure: Error, Equatable {
         #expect(completed.value == 1)
     }
 
-    @Test func resolveReturnsNilAndLogsWhenNothingIsRegistered() async {
-        let container = Container()
+    @Test func resolveReturnsNilAndLogsWhenNothingIsRegistered() async throws {
+        // The container's own log (the process-wide logging function is shared by tests running in parallel).
+        let log = LogSpy()
+        let container = Container(debugHelper: log)
+
         #expect(await container.async.resolve((any Storage).self) == nil)
+
+        let error = try await #require(throws: ResolutionError.self) {
+            try await container.async.require((any Storage).self)
+        }
+        #expect(log.messages.values == [error.description])
+        #expect(error.description == "[Weft.missingRegistration] No registration for Storage.")
     }
+}
+
+/// Collects what a container logs, in place of the process-wide logging function.
+final class LogSpy: DebugHelper, @unchecked Sendable {
+    let messages = Collected<String>()
+
+    func resolutionFailed<Service>(
+        serviceType _: Service.Type,
+        key _: ServiceKey,
+        availableRegistrations _: [ServiceKey: any ServiceEntryProtocol]
+    ) {}
+
+    func log(_ error: ResolutionError) { messages.append(error.description) }
 }

@@ -49,7 +49,17 @@ import Weft
         }
     }
 
+    /// Resolves in all: `threads` real threads, each resolving `iterations / threads` times.
     private static let iterations = 200
+    private static let threads = 20
+
+    /// Runs `body(index)` for every index below `iterations`, spread over `threads` threads started together.
+    private static func onManyThreads(_ body: @escaping @Sendable (Int) -> Void) {
+        let perThread = iterations / threads
+        runOnThreads(threads) { thread in
+            for step in 0..<perThread { body(thread * perThread + step) }
+        }
+    }
 
     /// `Meal` (graph scope) over `Food` (graph scope), `Kitchen` as a singleton and named and argument
     /// registrations of `Animal`.
@@ -108,7 +118,7 @@ import Weft
     private func resolveMealsConcurrently(through resolver: any Resolver) -> (meals: Int, kitchens: Identities) {
         let meals = Counter()
         let kitchens = Identities()
-        DispatchQueue.concurrentPerform(iterations: Self.iterations) { index in
+        Self.onManyThreads { index in
             if let meal = resolver.resolve(Meal.self), meal.main === meal.side {
                 meals.increment()
             }
@@ -142,7 +152,7 @@ import Weft
         let container = kitchenContainer()
         let matches = Counter()
 
-        DispatchQueue.concurrentPerform(iterations: Self.iterations) { index in
+        Self.onManyThreads { index in
             if container.resolve(Animal.self, argument: "dog \(index)")?.name == "dog \(index)" {
                 matches.increment()
             }
@@ -155,7 +165,7 @@ import Weft
         let container = kitchenContainer()
         let resolved = Counter()
 
-        DispatchQueue.concurrentPerform(iterations: Self.iterations) { index in
+        Self.onManyThreads { index in
             if index.isMultiple(of: 2) {
                 container.register(Food.self, name: "dish \(index)") { _ in Food() }
             } else if container.resolve(Meal.self) != nil {

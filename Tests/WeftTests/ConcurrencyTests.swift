@@ -3,13 +3,13 @@ import Foundation
 import Testing
 import Weft
 
-/// Thread-safety claims of the container. `.ci/run` runs this suite under the thread sanitizer.
+/// Thread-safety claims of the container, on real threads started together.
 @Suite struct ConcurrencyTests {
     @Test func manyThreadsRegisterAndResolveAtOnce() {
         let container = Container()
         container.register(Engine.self) { _ in Engine() }
         let failures = Counter()
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        runOnThreads(8) { thread in
             for index in 0..<300 {
                 container.register(Engine.self, name: "engine-\(thread)-\(index)") { _ in Engine() }
                 if container.resolve(Engine.self) == nil { failures.increment() }
@@ -25,7 +25,7 @@ import Weft
         for _ in 0..<20 {
             let container = Container()
             let failures = Counter()
-            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            runOnThreads(4) { thread in
                 for index in 0..<25 {
                     let name = "wheel-\(thread)-\(index)"
                     container.register(Wheel.self, name: name) { _ in Wheel() }.implements(AnyObject.self, name: name)
@@ -41,7 +41,7 @@ import Weft
         container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
         container.register(Wheel.self) { _ in Wheel() }
         let failures = Counter()
-        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+        runOnThreads(4) { thread in
             for _ in 0..<500 {
                 if thread == 0 {
                     container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
@@ -65,7 +65,7 @@ import Weft
         }
         .inObjectScope(.container)
         let seen = Collected<Engine>()
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+        runOnThreads(16) { _ in
             if let engine = container.resolve(Engine.self) { seen.append(engine) }
         }
         #expect(calls.value == 1)
@@ -194,7 +194,7 @@ import Weft
             return Engine()
         }
         let resolver = container.synchronize()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        runOnThreads(8) { _ in
             for _ in 0..<20 { _ = resolver.resolve(Engine.self) }
         }
         #expect(overlaps.value == 0)
@@ -203,15 +203,28 @@ import Weft
     @Test func graphsOnDifferentThreadsAreIndependent() {
         let container = Container()
         container.register(Wheel.self) { _ in Wheel() }
-        container.register(Car.self) { r in Car(front: try r.require(Wheel.self), back: try r.require(Wheel.self)) }
-        let shared = Counter()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<200 {
-                guard let car = container.resolve(Car.self) else { continue }
-                if car.front === car.back { shared.increment() }
+        let rounds = lighterUnderSanitizer(50)
+        // Every Car factory waits, between its two wheels, for the other threads' factories: the graphs of all
+        // threads are open at the same time, so a graph-scoped instance leaking between them would show.
+        let barriers = (0..<rounds).map { _ in StartBarrier(count: 4) }
+        container.register(Car.self) { (r, round: Int) in
+            let front = try r.require(Wheel.self)
+            barriers[round].arriveAndWait(seconds: 2)
+            return Car(front: front, back: try r.require(Wheel.self))
+        }
+        let cars = Collected<(round: Int, car: Car)>()
+        runOnThreads(4) { _ in
+            for round in 0..<rounds {
+                if let car = container.resolve(Car.self, argument: round) { cars.append((round, car)) }
             }
         }
-        #expect(shared.value == 8 * 200)
+
+        #expect(cars.values.count == 4 * rounds)
+        #expect(cars.values.allSatisfy { $0.car.front === $0.car.back }, "one graph did not share its Wheel")
+        for round in 0..<rounds {
+            let wheels = Set(cars.values.filter { $0.round == round }.map { ObjectIdentifier($0.car.front) })
+            #expect(wheels.count == 4, "graphs resolved at the same time on different threads shared a Wheel")
+        }
     }
 }
 

@@ -177,8 +177,11 @@ import Weft
         parent.register(Food.self) { _ in Food() }
         let child = Container(parent: parent)
 
-        weak let food = child.resolve(Food.self)
-        #expect(food == nil)
+        var food = child.resolve(Food.self)
+        weak let weakFood = food
+        #expect(weakFood != nil, "the child did not resolve the parent's Food")
+        food = nil
+        #expect(weakFood == nil, "the parent's graph-scoped Food outlived its resolve")
     }
 
     // MARK: resetObjectScope

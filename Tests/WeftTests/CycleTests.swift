@@ -234,7 +234,9 @@ import Weft
     }
 
     @Test func cycleThroughAThousandServicesNamesEveryStep() throws {
-        let container = Self.chain(of: 1_000, closed: true)
+        // Under a sanitizer every step costs many times more: the cycle is shorter there, the text the same.
+        let length = underSanitizer ? 200 : 1_000
+        let container = Self.chain(of: length, closed: true)
         let errors = Collected<ResolutionError>()
 
         let thread = runOnThread {
@@ -247,7 +249,7 @@ import Weft
 
         #expect(thread.wait(seconds: 60))
         let error = try #require(errors.values.first)
-        let steps = (0..<1_000).map { "Link[\"\($0)\"]" } + ["Link[\"0\"]"]
+        let steps = (0..<length).map { "Link[\"\($0)\"]" } + ["Link[\"0\"]"]
         #expect(error.reason == .circularDependency)
         #expect(error.path == steps)
         #expect(
@@ -256,7 +258,7 @@ import Weft
                 Each factory on this cycle needs the next service before it can return, so none of them can be made \
                 first.
                 Break it by setting one of these references in initCompleted instead of in the factory, or let \
-                Link["999"] take Lazy<Link> or Provider<Link> (named "0").
+                Link["\(length - 1)"] take Lazy<Link> or Provider<Link> (named "0").
                 """
         )
     }
@@ -486,6 +488,7 @@ import Weft
         #expect(qFactory.value == 2)
         #expect(qCallbacks.value == 2)
         #expect(xFactory.value == 1)
+        x.q.x = nil  // the second TransientQ and the GraphX keep each other: the test breaks that cycle
     }
 
     final class TransientP {

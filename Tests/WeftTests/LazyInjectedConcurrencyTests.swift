@@ -5,7 +5,7 @@ import Weft
 import WeftTesting
 
 /// Lazy property wrappers accessed for the first time by many threads or tasks at once: one resolution,
-/// one instance. Named with "Concurrency" so that the thread-sanitizer run includes it.
+/// one instance.
 @Suite struct LazyInjectedConcurrencyTests {
     final class Engine {}
 
@@ -40,9 +40,7 @@ import WeftTesting
         let car = Car(container: Self.engines(calls: calls))
         let seen = Collected<Engine>()
 
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            seen.append(car.engine)
-        }
+        runOnThreads(16) { _ in seen.append(car.engine) }
 
         #expect(calls.value == 1)
         #expect(seen.values.count == 16)
@@ -54,7 +52,7 @@ import WeftTesting
         let car = Car(container: Self.engines(calls: calls))
         let seen = Collected<Engine>()
 
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+        runOnThreads(16) { _ in
             if let engine = car.weakEngine { seen.append(engine) }
         }
 
@@ -69,7 +67,7 @@ import WeftTesting
         let car = Car(container: Self.engines(calls: calls))
         let missing = Counter()
 
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        runOnThreads(8) { index in
             for _ in 0..<20 {
                 if index == 0 {
                     car.$engine.release()

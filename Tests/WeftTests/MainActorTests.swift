@@ -51,13 +51,15 @@ final class ProfileScreen: Sendable {
     }
 
     @Test @MainActor func mainActorCodeRegistersAndResolvesAMainActorClass() throws {
-        let container = Self.container()
+        let calls = Counter()
+        let container = Self.container(modelCalls: calls)
 
         let model = try container.require(ProfileModel.self)
-        model.title = "Edited"
 
-        #expect(model.title == "Edited")
+        #expect(calls.value == 1, "the @MainActor factory did not run")
+        #expect(model.title == "Profile")
         #expect(container.resolve(ProfileModel.self) !== model)
+        #expect(calls.value == 2)
     }
 
     @Test @MainActor func inferredRegistrationAcceptsAMainActorFactory() throws {

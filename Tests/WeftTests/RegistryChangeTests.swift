@@ -129,7 +129,8 @@ import Weft
         }
         let container = Container()
         container.register(Greeter.self) { _ in Hello() }
-        container.register(Holder.self) { r in
+        // Unowned: a factory holding its own container strongly would keep the container alive for good.
+        container.register(Holder.self) { [unowned container] r in
             // A throwaway child container, gone before the outer resolve ends; the graph still refers to
             // the registration it made its instance from.
             let inner = try Container(parent: container) { $0.register(Greeter.self) { _ in Hi() } }

@@ -73,7 +73,7 @@ struct SeedZIKRouterTests {
         child.parent = nil
     }
 
-    @Test func everyResolveMakesAFreshPairWhenTheServicesAreTransient() throws {
+    @Test func everyResolveMakesAFreshPairWhenTheServicesAreGraphScoped() throws {
         let parents = Counter()
         let children = Counter()
         let container = container(parents: parents, children: children)

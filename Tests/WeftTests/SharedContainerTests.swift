@@ -23,8 +23,20 @@ import Weft
         return container
     }
 
-    @Test func sharedIsOneContainerOutsideAnyOverride() {
-        #expect(Container.shared === Container.shared)
+    @Test func sharedIsOneContainerOutsideAnyOverride() async {
+        // A private type under a name of its own: registering it into the process-wide container disturbs no
+        // other test.
+        final class Marker: Sendable {}
+        let name = "SharedContainerTests \(UInt64.random(in: 0...UInt64.max))"
+        Container.shared.register(Marker.self, name: name) { _ in Marker() }.inObjectScope(.container)
+        let here = Container.shared.resolve(Marker.self, name: name)
+        let onThread = Collected<Marker?>()
+        #expect(runOnThread { onThread.append(Container.shared.resolve(Marker.self, name: name)) }.wait(seconds: 10))
+        let inDetachedTask = await Task.detached { Container.shared.resolve(Marker.self, name: name) }.value
+
+        #expect(here != nil, "a registration made through Container.shared was not resolved through it")
+        #expect(onThread.values.first.flatMap { $0 } === here)
+        #expect(inDetachedTask === here)
     }
 
     @Test func withSharedMakesSharedReturnTheGivenContainerThenRestoresIt() {

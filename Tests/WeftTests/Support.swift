@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 import Weft
 
 /// A thread-safe counter for counting factory calls from any thread.
@@ -34,6 +35,9 @@ final class Collected<Value>: @unchecked Sendable {
     var values: [Value] { lock.withLock { items } }
 
     func append(_ value: Value) { lock.withLock { items.append(value) } }
+
+    /// Forgets every value (a test breaks a reference cycle through its values this way).
+    func removeAll() { lock.withLock { items.removeAll() } }
 }
 
 /// A body running on its own thread, which can be waited for with a timeout.
@@ -62,6 +66,61 @@ func runOnThread(stackSize: Int = 16 << 20, _ body: @escaping @Sendable () -> Vo
     thread.start()
     return RunningThread(done: done)
 }
+
+/// Lets `count` threads start together: each one that arrives waits (up to `seconds`) for the others.
+final class StartBarrier: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let count: Int
+    private var arrived = 0
+
+    init(count: Int) { self.count = count }
+
+    /// Waits until all `count` threads have arrived, or `seconds` have passed; returns whether all arrived.
+    @discardableResult
+    func arriveAndWait(seconds: Double = 10) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        if arrived == count { condition.broadcast() }
+        let deadline = Date().addingTimeInterval(seconds)
+        while arrived < count {
+            if !condition.wait(until: deadline) { return arrived >= count }
+        }
+        return true
+    }
+}
+
+/// Runs `body(index)` on `count` new threads (`Thread`s, one per index, not a pool) that start together
+/// at a barrier, and waits for all of them. Records an issue and returns false when they have not all finished
+/// within `seconds`, so a deadlock fails the test instead of hanging it.
+@discardableResult
+func runOnThreads(
+    _ count: Int,
+    seconds: Double = 60,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
+    let barrier = StartBarrier(count: count)
+    let threads = (0..<count).map { index in
+        runOnThread(stackSize: 4 << 20) {
+            barrier.arriveAndWait()
+            body(index)
+        }
+    }
+    let deadline = Date().addingTimeInterval(seconds)
+    let finished = threads.allSatisfy { $0.wait(seconds: max(0, deadline.timeIntervalSinceNow)) }
+    if !finished {
+        Issue.record("\(count) threads did not all finish within \(seconds) seconds", sourceLocation: sourceLocation)
+    }
+    return finished
+}
+
+/// Whether the tests run under a sanitizer (`.ci/run` sets `WEFT_TESTS_UNDER_SANITIZER`), where the heaviest
+/// loops run fewer rounds: the instrumentation makes every step many times slower.
+let underSanitizer = ProcessInfo.processInfo.environment["WEFT_TESTS_UNDER_SANITIZER"] != nil
+
+/// `rounds`, or a tenth of it (at least one) under a sanitizer.
+func lighterUnderSanitizer(_ rounds: Int) -> Int { underSanitizer ? max(1, rounds / 10) : rounds }
 
 /// Serializes the tests (of any suite) that replace the global `Container.loggingFunction`.
 private let loggingFunctionLock = NSLock()

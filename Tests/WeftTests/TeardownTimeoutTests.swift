@@ -5,13 +5,18 @@ import Weft
 /// A teardown that never returns does not hang `end()`: it is bounded by a time-out, and by the cancellation of
 /// the task ending the scope; it is reported as a failure and the other teardowns still run.
 @Suite struct TeardownTimeoutTests {
-    /// A teardown that waits until it is released (never, in these tests).
+    /// A teardown that waits until it is released: after `end` has returned, when the test is over (a teardown
+    /// left waiting for good would leak its task, which the leak checker reports).
     actor Stuck: AsyncTeardown {
         let started: Counter
-        init(started: Counter) { self.started = started }
+        let release: AsyncWaitingTests.Gate
+        init(started: Counter, release: AsyncWaitingTests.Gate) {
+            self.started = started
+            self.release = release
+        }
         func tearDown() async throws {
             started.increment()
-            await AsyncWaitingTests.Gate().wait()
+            await release.wait()
         }
     }
 
@@ -21,10 +26,14 @@ import Weft
         func tearDown() throws { teardowns.increment() }
     }
 
-    static func scope(started: Counter, quick: Counter) throws -> Container {
+    static func scope(
+        started: Counter,
+        quick: Counter,
+        release: AsyncWaitingTests.Gate
+    ) throws -> Container {
         let container = Container()
         container.register(Quick.self) { _ in Quick(teardowns: quick) }.inObjectScope(.scoped)
-        container.register(Stuck.self) { _ in Stuck(started: started) }.inObjectScope(.scoped)
+        container.register(Stuck.self) { _ in Stuck(started: started, release: release) }.inObjectScope(.scoped)
         let scope = container.makeScope()
         _ = try scope.require(Quick.self)
         _ = try scope.require(Stuck.self)
@@ -33,8 +42,9 @@ import Weft
 
     @Test(.timeLimit(.minutes(1)))
     func aTeardownPastItsTimeoutIsReportedAndEndReturns() async throws {
-        let (started, quick) = (Counter(), Counter())
-        let scope = try Self.scope(started: started, quick: quick)
+        let (started, quick, release) = (Counter(), Counter(), AsyncWaitingTests.Gate())
+        defer { release.openGate() }
+        let scope = try Self.scope(started: started, quick: quick, release: release)
         let error = try await #require(throws: TeardownError.self) { try await scope.end(timeout: 0.2) }
         #expect(
             error.description
@@ -48,8 +58,9 @@ import Weft
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingTheTaskThatEndsAScopeMakesEndReturn() async throws {
-        let (started, quick) = (Counter(), Counter())
-        let scope = try Self.scope(started: started, quick: quick)
+        let (started, quick, release) = (Counter(), Counter(), AsyncWaitingTests.Gate())
+        defer { release.openGate() }
+        let scope = try Self.scope(started: started, quick: quick, release: release)
         let ending = Task { try await scope.end(timeout: 3_600) }
         while started.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         ending.cancel()

@@ -27,7 +27,8 @@ import Weft
     }
 
     final class Pong {
-        var ping: Ping?
+        // Weak: a Ping and its Pong made by verification would otherwise keep each other alive.
+        weak var ping: Ping?
         init() {}
         init(ping: Ping) { self.ping = ping }
     }
