@@ -152,5 +152,6 @@ import Weft
         #expect(first.front === first.back)
         #expect(first.front !== second.front)
         #expect(log.storedGraphs == [first.graph, second.graph])
+        #expect(log.completed == 2, "each async resolve tells the storage once that its graph completed")
     }
 }

@@ -115,6 +115,16 @@ final class AsyncGraph: @unchecked Sendable {
         for (entry, made) in pending { entry.storeMade(made.value, inGraph: id) }
     }
 
+    /// Records that `entry`'s storage holds an instance for this graph, so that its storage is told when the
+    /// graph ends (at once when it has ended already), as the synchronous engine tells it.
+    func noteStored(_ entry: _ServiceEntryBase) {
+        let ended = AsyncBuilds.lock.withLock {
+            if !self.ended { stored.append(entry) }
+            return self.ended
+        }
+        if ended { entry.graphCompleted() }
+    }
+
     /// Ends the graph: storages let go of its instances, and what it kept is released.
     func end() {
         let (stored, kept) = AsyncBuilds.lock.withLock {

@@ -190,8 +190,11 @@ extension Container {
             throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
         }
         guard recipe.hasCallbacks else {
-            if let store, !entry.storeMade(made.value, inGraph: store) {
-                try await scopeEndedWhileMaking(made, key: key, context: context)
+            if let store {
+                guard entry.storeMade(made.value, inGraph: store) else {
+                    try await scopeEndedWhileMaking(made, key: key, context: context)
+                }
+                context.graph.noteStored(entry)
             }
             return made
         }
@@ -203,6 +206,8 @@ extension Container {
         if let graph, !entry.storeMade(made.value, inGraph: graph) {
             try await scopeEndedWhileMaking(made, key: key, context: context)
         }
+        // A graph-scoped instance is noted by `makeInGraph`; a shared one here, once stored.
+        if store != nil { context.graph.noteStored(entry) }
         do {
             try runSegment(inner, inFactory: false) { _ in
                 try entry.runInitCompleted(resolver: self, instance: made.value)
