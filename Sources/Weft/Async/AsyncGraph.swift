@@ -95,6 +95,9 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
+    /// Keeps every registration the graph could have found until the graph ends: the graph refers to them by
+    /// identity.
+    private let activity = GraphActivity()
 
     init(recording findings: GraphRecorder.Findings? = nil) {
         id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
@@ -127,7 +130,7 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Ends the graph: storages let go of its instances, and what it kept is released.
     func end() {
-        let (stored, kept) = AsyncBuilds.lock.withLock {
+        let (stored, kept, wasEnded) = AsyncBuilds.lock.withLock {
             defer {
                 self.stored = []
                 self.kept = []
@@ -135,10 +138,11 @@ final class AsyncGraph: @unchecked Sendable {
                 slots = [:]
                 ended = true
             }
-            return (self.stored, self.kept)
+            return (self.stored, self.kept, ended)
         }
         for entry in stored { entry.graphCompleted() }
         _ = kept
+        if !wasEnded { activity.end() }
     }
 }
 

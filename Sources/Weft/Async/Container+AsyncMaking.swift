@@ -9,9 +9,9 @@ extension Container {
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>
     ) async throws -> Made {
-        // This thread's lookup cache: no lock, no string hashing (the registration outlives the resolve, which
-        // holds its container).
-        let found = ResolutionState.withCurrent { $0.lookups.find(key, in: self) }
+        // This thread's lookup cache: no lock, no string hashing (a registration the graph found is kept until
+        // the graph ends, see ``GraphActivity``).
+        let found = ResolutionState.withCurrent { state in state.insideEngine { state.lookups.find(key, in: self) } }
         guard let found, let factory = found.entry.object.asyncFactory else {
             return try await makeSynchronously(
                 Service.self, key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,

@@ -34,12 +34,12 @@ public final class Container: @unchecked Sendable {
     let lock = InlineLock()
     private let services = Registry()
     // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
-    // access: unchecked, so that registering does not pay for a dynamic exclusivity check (about 75
-    // instructions a registration).
-    /// Registrations replaced or removed, kept until the container goes: resolves in flight and per-thread
-    /// lookup caches refer to registrations without retaining them (retaining costs an atomic operation on
-    /// memory that every thread resolving the service shares). Their instances are discarded at once.
-    @exclusivity(unchecked) private var retired: [_ServiceEntryBase] = []
+    // access: unchecked, so that registering does not pay for a dynamic exclusivity check.
+    /// Registrations replaced or removed, kept until no resolve that could have found them still runs (see
+    /// `Container+Retirement.swift`): resolves in flight refer to registrations without retaining them
+    /// (retaining costs an atomic operation on memory that every thread resolving the service shares). Their
+    /// instances are discarded at once.
+    @exclusivity(unchecked) var retired = RetiredRegistrations()
     @exclusivity(unchecked) private var behaviors: [any Behavior] = []
     /// The weak reference to this container that its registrations share; made by the first one.
     @exclusivity(unchecked) private var sharedReference: ContainerReference?
@@ -98,15 +98,18 @@ public final class Container: @unchecked Sendable {
 
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
     public func removeAll() {
-        let removed = lock.withLock {
-            let removed = services.removeAll()
-            retired.append(contentsOf: removed)
-            return removed
-        }
+        let (removed, reference) = lock.withLock { (services.removeAll(), sharedReference) }
         weft_registry_changed()
+        // Each once: a registration stored under several keys is listed once per key. One forwarded here from
+        // another container may still be in that one's registry.
+        var seen: Set<ObjectIdentifier> = []
+        let unique = removed.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        let unused = unique.filter { $0.owner === reference }
+        lock.withLock { for entry in unused { entry.keyCount = 0 } }
+        keepRetired(unused)
         // Outside the lock: a deinit may call back into the container.
-        for entry in removed {
-            entry.retire()
+        for entry in unique {
+            if entry.owner === reference { entry.retire() }
             entry.discardInstanceAndDependents()
         }
     }
@@ -159,22 +162,32 @@ public final class Container: @unchecked Sendable {
     /// belongs to the container it is first added to; a forwarded one keeps its own.
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
         lock.lock()
-        if entry.owner == nil { entry.owner = referenceLocked() }
+        let reference = referenceLocked()
+        if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
         let told = behaviors.isEmpty ? nil : (behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
-        if replaced === entry { replaced = nil }
+        if replaced === entry {
+            replaced = nil
+        } else if entry.owner === reference {
+            entry.keyCount += 1
+        }
         guard replaced != nil || told != nil else {
             lock.unlock()
             weft_registry_changed()
             return
         }
-        // A registration forwarded under other keys is still in use.
-        let unused = replaced.map { !services.contains($0) } ?? false
-        if let replaced { retired.append(replaced) }
+        // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
+        // here from another container is looked for.
+        let unused = replaced.map { replaced in
+            guard replaced.owner === reference else { return !services.contains(replaced) }
+            replaced.keyCount -= 1
+            return replaced.keyCount == 0
+        } ?? false
         lock.unlock()
         weft_registry_changed()
+        if unused, let replaced { keepRetired([replaced]) }
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
         if unused { replaced?.retire() }

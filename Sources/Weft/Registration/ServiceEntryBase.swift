@@ -67,6 +67,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// ``Container/add(_:as:key:)``), or for a scope's copy the scope. Set under that container's lock before
     /// the registration is published, never changed afterwards.
     var owner: ContainerReference?
+    /// Under how many keys the owner's registry holds this registration; guarded by the owner's lock. When it
+    /// drops to 0 the registration is retired (see ``Container/add(_:as:key:)``).
+    @exclusivity(unchecked) var keyCount = 0
 
     init(serviceType: Any.Type, argumentsType: Any.Type) {
         self.serviceType = serviceType

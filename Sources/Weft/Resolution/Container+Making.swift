@@ -25,6 +25,8 @@ extension Container {
 
     @inline(__always)
     private func make<Service>(_ key: ServiceKey, state: ResolutionState) throws -> Service {
+        let entered = state.enterEngine()
+        defer { state.leaveEngine(entered) }
         guard let found = state.lookups.find(key, in: self) else {
             return try make(Service.self, name: key.name, option: nil)
         }
@@ -101,6 +103,8 @@ extension Container {
             option: option
         )
         let state = ResolutionState.current
+        let entered = state.enterEngine()
+        defer { state.leaveEngine(entered) }
         if option == nil, key.argumentsType == noArgumentsType, let found = state.lookups.find(key, in: self) {
             // `require(_:name:)` comes through here with an empty pack: take the typed path.
             return try make(found, key: key, state: state)
@@ -144,6 +148,8 @@ extension Container {
         _ body: (ResolutionState) throws -> T
     ) rethrows -> T {
         let state = ResolutionState.current
+        let entered = state.enterEngine()
+        defer { state.leaveEngine(entered) }
         let outer = begin(state, graph: graph)
         do {
             let result = try body(state)

@@ -224,6 +224,8 @@ final class ResolutionState {
 
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard
+    /// This thread's activity record: the epoch it entered the engine at (see ``enterEngine()``).
+    let activity: UnsafeMutablePointer<weft_activity>
 
     /// Stands for an async resolve as the builder of a shared instance it made and is completing (its
     /// `initCompleted` callbacks run): see ``_ServiceEntryBase/beginAsyncCompletion(inGraph:)``. Only compared
@@ -233,12 +235,14 @@ final class ResolutionState {
     /// Made on the thread it belongs to (see ``current``), whose stack bounds it reads.
     init() {
         stack = StackGuard.forCurrentThread()
+        activity = weft_activity_take()
         fields = .allocate(capacity: 1)
         fields.initialize(to: Fields())
         fields.pointee.stackLimit = stack.limit
     }
 
     deinit {
+        weft_activity_give_back(activity)
         lookups.deallocate()
         fields.pointee.made.deallocate()
         fields.pointee.frames.deallocate()

@@ -77,4 +77,61 @@ static inline uintptr_t weft_frame_address(void) {
 /// `pthread_getattr_np` is a GNU extension that Swift's Glibc module does not declare.
 int weft_current_thread_stack(uintptr_t *bottom, uintptr_t *size);
 
+// MARK: Reclaiming replaced registrations (epoch-based)
+//
+// The engine refers to registrations without retaining them while a resolve runs, so a registration that is
+// replaced or removed is kept ("retired") until no resolve that could have found it is still running. Each
+// thread (and each async graph) owns an activity record: the epoch it entered the engine at, or 0 while idle.
+// A registration retired at epoch E may be released once every record reads 0 or more than E.
+//
+// Entering costs a load and a store: the ordering between that store and the lookups that follow comes from a
+// process-wide barrier the (rare) reclaimer issues (`membarrier` on Linux), or, where there is none, from a
+// full fence on entry.
+
+/// One thread's, or one async graph's, activity record. Records are never freed: one whose owner is gone is
+/// taken by the next.
+typedef struct weft_activity {
+    /// The epoch its owner entered the engine at; 0 while it is outside.
+    uint64_t epoch;
+    /// Whether an owner holds the record.
+    uint32_t taken;
+    /// The next record of the process-wide list (set before the record is published, never changed).
+    struct weft_activity *next;
+} weft_activity;
+
+/// The current epoch (starts at 1; never 0).
+extern uint64_t weft_epoch_storage;
+/// Whether the reclaimer's process-wide barrier is available, so that entering needs no fence of its own. Set
+/// once, before the first record is handed out.
+extern int weft_asymmetric_barrier;
+
+/// Takes a free activity record (or makes one) for a new owner.
+weft_activity *weft_activity_take(void);
+
+/// Gives a record back; its owner is outside the engine.
+void weft_activity_give_back(weft_activity *activity);
+
+/// Marks the record's owner as inside the engine from the current epoch on; before its first lookup.
+static inline void weft_activity_enter(weft_activity *activity) {
+    uint64_t epoch = __atomic_load_n(&weft_epoch_storage, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&activity->epoch, epoch, __ATOMIC_RELEASE);
+    if (__builtin_expect(weft_asymmetric_barrier, 1)) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+}
+
+/// Marks the record's owner as outside the engine: nothing it found is used any more.
+static inline void weft_activity_leave(weft_activity *activity) {
+    __atomic_store_n(&activity->epoch, 0, __ATOMIC_RELEASE);
+}
+
+/// Opens a new epoch and returns the one it closes: call after a retired registration is out of the registry
+/// and the registry version is bumped; the registration may be released once `weft_oldest_activity()` is more.
+uint64_t weft_retire_epoch(void);
+
+/// The oldest epoch a record's owner is inside the engine at, or UINT64_MAX when none is.
+uint64_t weft_oldest_activity(void);
+
 #endif

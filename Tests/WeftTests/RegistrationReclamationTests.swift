@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import Weft
+
+/// Replaced and removed registrations are released once no resolve can still be using them, and not before:
+/// a resolve in flight (synchronous or async) keeps what it found.
+@Suite struct RegistrationReclamationTests {
+    final class Payload: Sendable {}
+
+    /// A weak reference to a registration, to see when it is released.
+    final class Watched: @unchecked Sendable {
+        weak var entry: ServiceEntry<Payload>?
+        init(_ entry: ServiceEntry<Payload>) { self.entry = entry }
+    }
+
+    typealias Gate = AsyncWaitingTests.Gate
+
+    /// Whether `condition` holds within `seconds`, asking `container` to release what it retired between
+    /// tries: a resolve another test runs meanwhile may hold back the release for a while, never for good.
+    /// Sleeps without blocking a thread, so that the tests it waits for can run.
+    func eventually(_ container: Container, seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            container.releaseRetired()
+            try? await Task.sleep(nanoseconds: 2_000_000)
+        }
+        return true
+    }
+
+    @Test func replacedRegistrationsAreReleasedOnceNoResolveCanUseThem() async {
+        let container = Container()
+        let payload = Payload()
+        let first = Watched(container.register(Payload.self) { _ in payload })
+        _ = container.resolve(Payload.self)
+        for _ in 0..<lighterUnderSanitizer(10_000) {
+            container.register(Payload.self) { _ in payload }
+        }
+        #expect(container.resolve(Payload.self) === payload)
+        #expect(await eventually(container) { first.entry == nil }, "the first registration was never released")
+        #expect(container.retiredCount <= RetiredRegistrations.firstCheck)
+    }
+
+    @Test func registrationsRemovedByRemoveAllAreReleased() async {
+        let container = Container()
+        let payload = Payload()
+        var sampled: [Watched] = []
+        for round in 0..<lighterUnderSanitizer(500) {
+            container.removeAll()
+            for name in 0..<50 {
+                let entry = container.register(Payload.self, name: "p\(name)") { _ in payload }
+                if name == 0, round % 10 == 0 { sampled.append(Watched(entry)) }
+            }
+            _ = container.resolve(Payload.self, name: "p0")
+        }
+        container.removeAll()
+        #expect(await eventually(container) { sampled.allSatisfy { $0.entry == nil } })
+        #expect(container.retiredCount <= RetiredRegistrations.firstCheck)
+    }
+
+    @Test func aRegistrationIsKeptWhileAResolveOnAnotherThreadRunsItsFactory() async throws {
+        let container = Container()
+        let started = Gate()
+        let proceed = DispatchSemaphore(value: 0)
+        let payload = Payload()
+        let original = Watched(
+            container.register(Payload.self) { _ in
+                started.openGate()
+                proceed.wait()
+                return payload
+            })
+        let made = Collected<Payload?>()
+        // On a thread of its own: its factory blocks, which must not take a thread from the task pool.
+        let resolving = runOnThread { made.append(container.resolve(Payload.self)) }
+        await started.wait()
+        for _ in 0..<(RetiredRegistrations.firstCheck * 4) {
+            container.register(Payload.self) { _ in Payload() }
+        }
+        container.releaseRetired()
+        #expect(original.entry != nil, "released while its factory was running on another thread")
+        proceed.signal()
+        while !resolving.wait(seconds: 0) { try await Task.sleep(nanoseconds: 2_000_000) }
+        #expect(made.values.first.flatMap { $0 } === payload)
+        #expect(await eventually(container) { original.entry == nil }, "never released after the resolve ended")
+    }
+
+    @Test func aRegistrationIsKeptWhileAnAsyncResolveThatFoundItIsSuspended() async throws {
+        let container = Container()
+        let started = Gate()
+        let proceed = Gate()
+        let payload = Payload()
+        let original = Watched(
+            container.register(Payload.self) { _ async in
+                started.openGate()
+                await proceed.wait()
+                return payload
+            })
+        let resolving = Task { try await container.async.require(Payload.self) }
+        await started.wait()
+        for _ in 0..<(RetiredRegistrations.firstCheck * 4) {
+            container.register(Payload.self) { _ in Payload() }
+        }
+        container.releaseRetired()
+        #expect(original.entry != nil, "released while an async resolve held it across a suspension")
+        proceed.openGate()
+        #expect(try await resolving.value === payload)
+        #expect(await eventually(container) { original.entry == nil }, "never released after the async resolve ended")
+    }
+
+    @Test func aRegistrationForwardedUnderOtherKeysStaysInUseUntilEveryKeyIsReplaced() async {
+        let container = Container()
+        let payload = Payload()
+        let watched: Watched = {
+            let shared = container.register(Payload.self) { _ in payload }
+            shared.implements(AnyObject.self)
+            container.forward(Sendable.self, name: "any", to: shared)
+            return Watched(shared)
+        }()
+        container.register(Payload.self) { _ in Payload() }
+        #expect(container.retiredCount == 0, "retired while forwarded under two more keys")
+        #expect(container.resolve(AnyObject.self) === payload)
+        container.register(AnyObject.self) { _ in Payload() }
+        #expect(container.retiredCount == 0)
+        #expect(container.resolve(Sendable.self, name: "any") as? Payload === payload)
+        container.register(Sendable.self, name: "any") { _ in Payload() }
+        #expect(container.retiredCount == 1)
+        #expect(await eventually(container) { watched.entry == nil })
+    }
+}
