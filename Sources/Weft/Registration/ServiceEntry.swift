@@ -293,19 +293,22 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func discardInstance() {
-        let dropped = lock.withLock {
-            // An instance being built now may already hold what is being discarded: it must not be kept.
-            if building != nil { staleBuild = true }
-            let storage = storageLocked()
-            defer {
-                storage.instance = nil
-                typedShared = nil
-            }
-            return (storage.instance, typedShared)
+        // Without a closure returning a tuple, whose generic type metadata each call would look up.
+        lock.lock()
+        // An instance being built now may already hold what is being discarded: it must not be kept.
+        if building != nil { staleBuild = true }
+        let typed = typedShared
+        typedShared = nil
+        var instance: Any?
+        // No storage made yet: no instance to drop (and no storage to make for it).
+        if let storage = madeStorage {
+            instance = storage.instance
+            storage.instance = nil
         }
+        lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
-        Self.free(dropped.1)
-        _ = dropped.0
+        Self.free(typed)
+        _ = instance
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
@@ -339,6 +342,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func takeDependents() -> [_ServiceEntryBase] {
         lock.withLock {
+            guard !dependents.isEmpty else { return [] }
             defer { dependents = [] }
             return dependents.compactMap(\.object)
         }

@@ -120,11 +120,14 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Discards this registration's kept instance and, transitively, the kept instances that were made
     /// with it: a singleton never keeps a dependency whose registration was replaced or reset.
     func discardInstanceAndDependents(includingOwn: Bool = true) {
-        var work: [_ServiceEntryBase] = [self]
-        var seen: Set<ObjectIdentifier> = []
+        if includingOwn { discardInstance() }
+        var work = takeDependents()
+        // Most registrations have no dependents: then nothing more is allocated.
+        guard !work.isEmpty else { return }
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
         while let entry = work.popLast() {
             guard seen.insert(ObjectIdentifier(entry)).inserted else { continue }
-            if entry !== self || includingOwn { entry.discardInstance() }
+            entry.discardInstance()
             work.append(contentsOf: entry.takeDependents())
         }
     }

@@ -135,6 +135,24 @@ let scenarios: [Scenario] = [
             sink(container)
         }
     ),
+    Scenario(
+        name: "replace-100000",
+        what: "replace one of 100,000 registrations; by hand, a closure replaced in a [String: closure]",
+        hand: { count in
+            var factories: [String: () -> any CProto] = [:]
+            for index in 0..<100_000 { factories["service-\(index)"] = { C() } }
+            let name = "service-4242"
+            for _ in 0..<count { factories[name] = { C() } }
+            sink(factories as AnyObject)
+        },
+        weft: { count in
+            let container = Container()
+            for index in 0..<100_000 { container.register((any CProto).self, name: "service-\(index)") { _ in C() } }
+            let name = "service-4242"
+            for _ in 0..<count { container.register((any CProto).self, name: name) { _ in C() } }
+            sink(container)
+        }
+    ),
 ]
 
 /// The A-B-C graph registered in `scope`, with `resolve(...)!` or `try require(...)` in the factories.
