@@ -176,18 +176,14 @@ extension Container {
 
     /// Releases every claim `state` still holds.
     func releaseClaims(of state: ResolutionState) {
-        let claims = state.claims
-        state.claims.removeAll(keepingCapacity: true)
-        for entry in claims {
+        for entry in state.claims.removeAll() {
             entry.releaseClaim(by: state)
         }
     }
 
     /// Releases the claim on `entry` now that its instance is complete.
     func releaseClaim(on entry: _ServiceEntryBase, state: ResolutionState) {
-        if let index = state.claims.lastIndex(where: { $0 === entry }) {
-            state.claims.remove(at: index)
-        }
+        state.claims.remove(entry)
         entry.releaseClaim(by: state)
     }
 

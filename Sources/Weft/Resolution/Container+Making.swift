@@ -236,15 +236,16 @@ extension Container {
         let first = fields.pointee.made.mark
         // Only instances also in their registration's storage have a storage to tell.
         let end = fields.pointee.made.stored > 0 ? fields.pointee.made.count : first
+        // A failed resolve discards the shared instances it claimed and did not complete: looked up in a set,
+        // so that a wide graph that fails is not quadratic.
+        let unfinished = failed ? fields.pointee.claims.identifiers : []
         var index = first
         while index < end {
             let record = fields.pointee.made[index]
             index += 1
             guard record.inStorage else { continue }
             let entry = record.entry.object
-            if failed, let graph,
-                record.policy == .perGraph || fields.pointee.claims.contains(where: { $0 === entry })
-            {
+            if failed, let graph, record.policy == .perGraph || unfinished.contains(ObjectIdentifier(entry)) {
                 entry.store(nil, inGraph: graph)
             }
             entry.graphCompleted()
@@ -352,14 +353,7 @@ extension Container {
     /// ``ResolutionState/Fields/made``.
     @inline(__always)
     private func madeIndex(of entry: EntryReference, in graph: GraphIdentifier, state: ResolutionState) -> Int? {
-        let made = state.fields.pointee.made
-        var index = made.count
-        while index > made.mark {
-            index -= 1
-            let record = made[index]
-            if record.entry === entry, record.graph == graph { return index }
-        }
-        return nil
+        state.fields.pointee.made.lastIndex(of: entry, in: graph)
     }
 
     /// The instance at `index` in ``ResolutionState/Fields/made``, as `Value`: read as it is kept when that
@@ -659,8 +653,13 @@ extension Container {
     /// queued earlier belong to an enclosing make, which runs them after this one returns; callbacks left
     /// by a failure stay queued for the enclosing make.
     private func runPendingCompletions(_ state: ResolutionState, from first: Int) throws {
-        while state.pending.count > first {
-            let next = state.pending.remove(at: first)
+        // Read in place and removed together at the end (removing each as it runs would make a wide graph
+        // quadratic); callbacks queued meanwhile go to the end and run in turn.
+        var index = first
+        defer { state.pending.removeSubrange(first..<index) }
+        while index < state.pending.count {
+            let next = state.pending[index]
+            index += 1
             // The callbacks of the instance whose make() is draining run under its own frame.
             let entry = EntryReference.passUnretained(next.entry)
             let ownFrame = state.frames.last.map { $0.entry === entry } ?? false

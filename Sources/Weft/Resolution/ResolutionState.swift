@@ -188,7 +188,7 @@ final class ResolutionState {
         /// ends, and discarded from storage when it fails), with the records of nested top-level resolves
         /// that deinits start while it ends.
         var made = MadeRecords()
-        var claims: [_ServiceEntryBase] = []
+        var claims = ClaimList()
         var adopted: [_ServiceEntryBase] = []
         /// The container the top-level resolve was asked of.
         var topContainer: ObjectIdentifier?
@@ -281,7 +281,7 @@ final class ResolutionState {
     }
 
     /// Shared registrations this resolution claimed and has not finished yet.
-    var claims: [_ServiceEntryBase] {
+    var claims: ClaimList {
         _read { yield fields.pointee.claims }
         _modify { yield &fields.pointee.claims }
     }

@@ -155,6 +155,46 @@ let scenarios: [Scenario] = [
     ),
 ]
 
+/// Wide graphs at two sizes, in the scopes whose bookkeeping grows with the graph: the cost per service stays
+/// the same as the graph grows when that bookkeeping is linear. Run by name with a small N.
+let wide: [Scenario] = [1_000, 20_000].flatMap { width in
+    [
+        wideGraph(width, scope: .graph, label: "graph"),
+        wideGraph(width, scope: .container, label: "container"),
+        wideGraph(width, scope: .graph, label: "callbacks", callbacks: true),
+        wideGraph(width, scope: .container, label: "container-callbacks", callbacks: true, reset: true),
+    ]
+}
+
+/// One resolve of a root whose factory requires `width` distinct services in `scope` (with an `initCompleted`
+/// callback each when `callbacks`, and their scope reset after each resolve when `reset`); by hand, `width`
+/// objects in an array.
+func wideGraph(_ width: Int, scope: ObjectScope, label: String, callbacks: Bool = false, reset: Bool = false)
+    -> Scenario
+{
+    let names = (0..<width).map { "leaf-\($0)" }
+    return Scenario(
+        name: "wide-\(label)-\(width)",
+        what: "resolve a root that requires \(width) distinct \(label) services",
+        hand: { count in
+            for _ in 0..<count { sink(names.map { _ in C() as any CProto } as AnyObject) }
+        },
+        weft: { count in
+            let container = Container()
+            for name in names {
+                let entry = container.register((any CProto).self, name: name) { _ in C() }.inObjectScope(scope)
+                if callbacks { entry.initCompleted { _, c in sink(c) } }
+            }
+            container.register([any CProto].self) { r in try names.map { try r.require((any CProto).self, name: $0) } }
+            for _ in 0..<count {
+                sink(try container.require([any CProto].self) as AnyObject)
+                // Singletons made anew each time, so that every resolve builds (and claims) them all.
+                if reset { container.resetObjectScope(.container) }
+            }
+        }
+    )
+}
+
 /// The A-B-C graph registered in `scope`, with `resolve(...)!` or `try require(...)` in the factories.
 func graphContainer(scope: ObjectScope, require: Bool) -> Container {
     let container = Container()
