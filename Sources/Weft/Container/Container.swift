@@ -180,11 +180,12 @@ public final class Container: @unchecked Sendable {
         }
         // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
         // here from another container is looked for.
-        let unused = replaced.map { replaced in
-            guard replaced.owner === reference else { return !services.contains(replaced) }
-            replaced.keyCount -= 1
-            return replaced.keyCount == 0
-        } ?? false
+        let unused =
+            replaced.map { replaced in
+                guard replaced.owner === reference else { return !services.contains(replaced) }
+                replaced.keyCount -= 1
+                return replaced.keyCount == 0
+            } ?? false
         lock.unlock()
         weft_registry_changed()
         if unused, let replaced { keepRetired([replaced]) }

@@ -1,0 +1,108 @@
+/// The steps around a factory call: exact cycle detection, the errors thrown out of line (so that the hot
+/// path's frames stay small), and running the deferred `initCompleted` callbacks.
+extension Container {
+    /// Throws when `entry` is already being made on this thread: its factory is running (the
+    /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
+    /// `initCompleted` that never reaches a shared instance).
+    @inline(__always)
+    func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
+        guard let first = state.fields.pointee.frames.firstIndex(of: entry) else { return }
+        try checkCycle(entry, key: key, state: state, from: first)
+    }
+
+    /// The rest of ``checkCycle(_:key:state:)`` when `entry` is on the path from frame `first` on.
+    func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState, from first: Int) throws {
+        let loop = state.frames.suffix(from: first)
+        let throughFactories = loop.allSatisfy(\.inFactory)
+        let repeated = loop.dropFirst().contains { $0.entry === entry }
+        guard state.frames[first].inFactory || repeated else { return }
+        let request = state.fields.pointee.wrapperRequest
+        throw ResolutionError(
+            reason: .circularDependency,
+            key: key,
+            path: state.path + [key.pathComponent],
+            cycleThroughCallbacks: !throughFactories,
+            closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil }
+        )
+    }
+
+    // The errors of the engine's generic functions are made and thrown out of line, so that their space is not
+    // part of those functions' frames (one set per level of a deep graph).
+
+    @inline(never)
+    func throwMissing(_ key: ServiceKey, state: ResolutionState) throws -> Never {
+        throw missing(key, state: state)
+    }
+
+    @inline(never)
+    func throwOutsideScope(_ key: ServiceKey, state: ResolutionState) throws -> Never {
+        throw outsideScope(key, path: state.path + [key.pathComponent])
+    }
+
+    /// Rethrows a factory's ``ResolutionError`` as it is, and wraps any other error as `.factoryFailed`.
+    @inline(never)
+    func throwFactoryFailed(_ error: any Error, key: ServiceKey, path: [String]) throws -> Never {
+        if let error = error as? ResolutionError { throw error }
+        throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
+    }
+
+    /// Throws `.scopeEnded` for an instance whose scope ended while it was being made, after tearing the
+    /// instance down (a synchronous teardown here, an async one in a task of its own; failures are logged).
+    @inline(never)
+    func throwScopeEndedWhileMaking(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Never {
+        Container.tearDownDetached(instance, label: key.pathComponent)
+        // The instance's own frame is still on the path.
+        throw ResolutionError(reason: .scopeEnded, key: key, path: state.path)
+    }
+
+    /// Throws the error for a resolve that would start a new instance too close to the end of the thread's
+    /// stack. Out of line, so that the error's space is not part of every build's frame.
+    @inline(never)
+    func throwTooDeep(_ key: ServiceKey, state: ResolutionState) throws -> Never {
+        let stack = state.stack
+        throw ResolutionError(
+            reason: .tooDeep,
+            key: key,
+            path: state.path + [key.pathComponent],
+            stackUse: (used: Int(stack.used(at: StackGuard.currentAddress())), size: Int(stack.size))
+        )
+    }
+
+    /// Runs the waiting `initCompleted` callbacks queued from index `first` on (those of the instance being
+    /// made and of what its factory made), oldest first, each with its registration on the path. Callbacks
+    /// queued earlier belong to an enclosing make, which runs them after this one returns; callbacks left
+    /// by a failure stay queued for the enclosing make.
+    func runPendingCompletions(_ state: ResolutionState, from first: Int) throws {
+        // Read in place and removed together at the end (removing each as it runs would make a wide graph
+        // quadratic); callbacks queued meanwhile go to the end and run in turn.
+        var index = first
+        defer { state.pending.removeSubrange(first..<index) }
+        while index < state.pending.count {
+            let next = state.pending[index]
+            index += 1
+            // The callbacks of the instance whose make() is draining run under its own frame.
+            let entry = EntryReference.passUnretained(next.entry)
+            let ownFrame = state.frames.last.map { $0.entry === entry } ?? false
+            if !ownFrame {
+                state.frames.push(entry, key: next.key, inFactory: false, origin: next.origin)
+            }
+            defer { if !ownFrame { state.frames.pop() } }
+            // What a shared instance's callbacks resolve is its dependency too.
+            if next.claimed { state.fields.pointee.sharedBuilds.append(entry) }
+            defer { if next.claimed { state.fields.pointee.sharedBuilds.removeLast() } }
+            do {
+                try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
+                if next.claimed { releaseClaim(on: next.entry, state: state) }
+            } catch let error as ResolutionError {
+                throw error
+            } catch {
+                throw ResolutionError(
+                    reason: .initCompletedFailed,
+                    key: next.key,
+                    path: state.path,
+                    underlyingError: error
+                )
+            }
+        }
+    }
+}

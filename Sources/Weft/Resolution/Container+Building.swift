@@ -1,0 +1,295 @@
+/// Making one registration's instance within a graph: reusing the graph's or the scope's, claiming a shared
+/// one, calling the factory, keeping the instance and queueing its `initCompleted` callbacks.
+extension Container {
+    /// Returns the instance of the registration `found` for the current graph: a stored one, or a new one
+    /// from `produce`. `Value` is the requested type when the lookup is exact, `Any` otherwise.
+    ///
+    /// Written without any `Optional<Value>` or `Result<Value, _>`: in unspecialised generic code each costs
+    /// a metadata request (a lookup in the runtime's shared cache) on every call.
+    @inline(__always)
+    func make<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        as _: Value.Type,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let fields = state.fields
+        guard let graph = fields.pointee.graph else { try throwMissing(key, state: state) }
+        try noteUse(of: found.entry, state: state)
+        switch found.policy {
+        case .perScope:
+            try throwOutsideScope(key, state: state)
+        case .transient:
+            break
+        case .perGraph where !synchronized:
+            if let index = madeIndex(of: found.entry, in: graph, state: state) {
+                return try madeInstance(at: index, key: key, state: state)
+            }
+            if graph != fields.pointee.privateGraph {
+                return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
+            }
+        default:
+            return try acquireOrBuild(found, key: key, state: state, graph: graph, produce: produce)
+        }
+        // Transient, or graph scope in a graph nothing outside can name: no stored instance to look for. One call
+        // site, so that build() is inlined here once.
+        return try build(found, key: key, state: state, claimed: false, produce: produce)
+    }
+
+    /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
+    /// and for a verification's recorder, when one is installed. Called once per resolve of a registration.
+    @inline(__always)
+    func noteUse(of entry: EntryReference, state: ResolutionState) throws {
+        let fields = state.fields
+        // The recorder first: a verification records the edge even when the use is refused below.
+        if let recorder = fields.pointee.graphRecorder { recorder.resolving(entry, state: state) }
+        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+    }
+
+    /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
+    /// discards it); throws when that would make a longer-lived instance keep a scope's instance.
+    @inline(never)
+    func recordDependency(_ entry: EntryReference, state: ResolutionState) throws {
+        guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
+        if entry.object.isScopeCopy, !builder.object.isScopeCopy {
+            throw capturedScopedService(entry.object, state: state)
+        }
+        if !entry.object.addDependent(builder.object) {
+            // `entry` was replaced or removed after this resolve found it: what is being built with it is stale.
+            builder.object.discardInstanceAndDependents()
+        }
+    }
+
+    /// Where the instance of `entry` that this thread's resolve made in `graph` is in
+    /// ``ResolutionState/Fields/made``.
+    @inline(__always)
+    func madeIndex(of entry: EntryReference, in graph: GraphIdentifier, state: ResolutionState) -> Int? {
+        state.fields.pointee.made.lastIndex(of: entry, in: graph)
+    }
+
+    /// The instance at `index` in ``ResolutionState/Fields/made``, as `Value`: read as it is kept when that
+    /// is `Value`, cast otherwise.
+    @inline(__always)
+    func madeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
+        let made = state.fields.pointee.made
+        if made[index].type == Value.self { return made.load(at: index, as: Value.self) }
+        return try convertMadeInstance(at: index, key: key, state: state)
+    }
+
+    /// ``madeInstance(at:key:state:)`` when the instance is kept as another type than `Value`.
+    func convertMadeInstance<Value>(at index: Int, key: ServiceKey, state: ResolutionState) throws -> Value {
+        try convert(state.fields.pointee.made.erased(at: index), key: key, state: state)
+    }
+
+    /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
+    func acquireOrBuild<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        graph: GraphIdentifier,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let acquired = try acquire(
+            found.entry.object,
+            key: key,
+            state: state,
+            graph: graph,
+            policy: found.policy,
+            coordinated: synchronized || found.policy == .shared
+        )
+        if let existing = acquired.instance { return try convert(existing, key: key, state: state) }
+        return try build(found, key: key, state: state, claimed: acquired.claimed, produce: produce)
+    }
+
+    /// Makes a new instance of the registration `found` with `produce`, checking for cycles, keeping it for
+    /// the graph or scope, and running (or queueing) its `initCompleted` callbacks.
+    ///
+    /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and
+    /// so that a transient instance with nothing to run after its factory skips ``keep(_:found:key:state:claimed:firstPending:)``.
+    /// Inlined (make(_:key:state:as:produce:) calls it from one place), so that a resolve without arguments is one
+    /// generic frame up to the factory.
+    @inline(__always)
+    func build<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let fields = state.fields
+        let entry = found.entry
+        let policy = found.policy
+        do {
+            if StackGuard.currentAddress() < fields.pointee.stackLimit { try throwTooDeep(key, state: state) }
+            try checkCycle(entry, key: key, state: state)
+        } catch {
+            if claimed { releaseClaim(on: entry.object, state: state) }
+            throw error
+        }
+
+        // The callbacks queued from here on belong to this instance and what its factory made.
+        let firstPending = fields.pointee.pending.count
+        fields.pointee.frames.push(entry, key: key, inFactory: true)
+        fields.pointee.factoriesRunning += 1
+        if policy == .shared { fields.pointee.sharedBuilds.append(entry) }
+        let instance: Value
+        do {
+            if found.exact, Value.self == key.serviceType {
+                // The registration is a ServiceEntry<Value> with a plain factory: called here, without `produce`'s
+                // closures in between.
+                instance = try entry._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: ServiceEntry<Value>.self).plainFactory(self)
+                }
+            } else {
+                instance = try produce()
+            }
+        } catch {
+            let path = state.path
+            fields.pointee.factoriesRunning -= 1
+            fields.pointee.frames.pop()
+            if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
+            if claimed { releaseClaim(on: entry.object, state: state) }
+            try throwFactoryFailed(error, key: key, path: path)
+        }
+        fields.pointee.factoriesRunning -= 1
+        if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
+        let frame = fields.pointee.frames.count - 1
+        fields.pointee.frames[frame].inFactory = false
+        // When nothing runs after the factory, a transient instance is done, and a graph-scoped one of a graph
+        // nothing outside can name only needs its record: what keep() would do, without its checks.
+        let simple =
+            !found.hasCallbacks && !claimed && fields.pointee.preparationFrame != frame
+            && fields.pointee.pending.count == firstPending
+        if simple, policy == .transient {
+            // Done.
+        } else if simple, policy == .perGraph, !synchronized, fields.pointee.graph == fields.pointee.privateGraph,
+            found.exact, Value.self == key.serviceType, MadeRecords.fits(Value.self)
+        {
+            fields.pointee.made.push(
+                instance,
+                entry: entry,
+                graph: fields.pointee.graph.unsafelyUnwrapped,
+                inStorage: false,
+                policy: policy
+            )
+        } else {
+            do {
+                try keep(instance, found: found, key: key, state: state, claimed: claimed, firstPending: firstPending)
+            } catch {
+                fields.pointee.frames.pop()
+                throw error
+            }
+        }
+        fields.pointee.frames.pop()
+        return instance
+    }
+
+    /// What follows the factory of ``build(_:key:state:claimed:produce:)`` while its frame is still on the
+    /// path: the caller's preparation, keeping the instance for the graph or scope, and its `initCompleted`
+    /// callbacks (run now when no factory is running any more, queued otherwise).
+    @inline(never)
+    func keep<Value>(
+        _ instance: Value,
+        found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool,
+        firstPending: Int
+    ) throws {
+        let fields = state.fields
+        let graph = fields.pointee.graph.unsafelyUnwrapped
+        let entry = found.entry
+        let policy = found.policy
+        if fields.pointee.preparationFrame == fields.pointee.frames.count - 1 {
+            try prepare(erase(instance), entry: entry, key: key, state: state, claimed: claimed)
+        }
+
+        if policy != .transient {
+            let inStorage = synchronized || policy == .shared || graph != fields.pointee.privateGraph
+            // Typed only when `Value` is the registered type (not `Any` on an erased path).
+            let typed = found.exact && Value.self == key.serviceType
+            if policy == .perGraph, typed, MadeRecords.fits(Value.self) {
+                // Kept as the type it was asked for, read back without a cast.
+                if inStorage { entry.object.store(erase(instance), inGraph: graph) }
+                fields.pointee.made.push(instance, entry: entry, graph: graph, inStorage: inStorage, policy: policy)
+            } else {
+                let erased = erase(instance)
+                var kept = true
+                if inStorage, policy == .shared, typed {
+                    kept = entry._withUnsafeGuaranteedRef {
+                        unsafeDowncast($0, to: ServiceEntry<Value>.self).storeShared(
+                            instance, erased: erased, inGraph: graph)
+                    }
+                } else if inStorage {
+                    kept = entry.object.store(erased, inGraph: graph)
+                }
+                if !kept {
+                    if claimed { releaseClaim(on: entry.object, state: state) }
+                    try throwScopeEndedWhileMaking(erased, key: key, state: state)
+                }
+                fields.pointee.made.push(
+                    erased as Any,
+                    entry: entry,
+                    graph: graph,
+                    inStorage: inStorage,
+                    policy: policy
+                )
+            }
+        }
+        if found.hasCallbacks {
+            fields.pointee.pending.append(
+                PendingCompletion(
+                    entry: entry.object,
+                    key: key,
+                    // Only a deferred run needs the path (copying frames costs an allocation).
+                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : [],
+                    instance: erase(instance),
+                    resolver: self,
+                    claimed: claimed
+                )
+            )
+        } else if claimed {
+            releaseClaim(on: entry.object, state: state)
+        }
+        if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
+            try runPendingCompletions(state, from: firstPending)
+        }
+    }
+
+    /// Runs the caller's preparation on the instance just made for it, before the instance is kept and
+    /// before its `initCompleted` callbacks.
+    func prepare(
+        _ instance: Any,
+        entry: EntryReference,
+        key: ServiceKey,
+        state: ResolutionState,
+        claimed: Bool
+    ) throws {
+        let fields = state.fields
+        guard let preparation = fields.pointee.preparation else { return }
+        fields.pointee.preparation = nil
+        fields.pointee.preparationFrame = -1
+        do {
+            try preparation(instance)
+        } catch {
+            if claimed { releaseClaim(on: entry.object, state: state) }
+            if let error = error as? ResolutionError { throw error }
+            throw ResolutionError(reason: .initCompletedFailed, key: key, path: state.path, underlyingError: error)
+        }
+    }
+
+    /// `value` as `Any`, without wrapping an `Any` in another.
+    @inline(__always)
+    func erase<Value>(_ value: Value) -> Any {
+        if Value.self == Any.self { return unsafeBitCast(value, to: Any.self) }
+        return value
+    }
+
+    /// A stored instance as `Value`: itself when `Value` is `Any`, cast otherwise.
+    @inline(__always)
+    func convert<Value>(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Value {
+        if Value.self == Any.self { return unsafeBitCast(instance as Any, to: Value.self) }
+        return try cast(instance, key: key, state: state)
+    }
+}
