@@ -17,9 +17,10 @@ import Testing
     typealias Gate = AsyncWaitingTests.Gate
 
     /// Whether `condition` holds within `seconds`, asking `container` to release what it retired between
-    /// tries: a resolve another test runs meanwhile may hold back the release for a while, never for good.
-    /// Sleeps without blocking a thread, so that the tests it waits for can run.
-    func eventually(_ container: Container, seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+    /// tries. Releases are process-wide: a resolve another test began earlier (a 5,000-deep chain under the
+    /// thread sanitizer takes a while) holds them back until it ends, never for good; only a resolve that
+    /// never ends would make this fail. Sleeps without blocking a thread, so that the tests it waits for run.
+    func eventually(_ container: Container, seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             guard Date() < deadline else { return false }

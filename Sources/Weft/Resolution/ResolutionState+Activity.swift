@@ -6,7 +6,7 @@ extension ResolutionState {
     /// this call entered, to pass to ``leaveEngine(_:)``.
     @inline(__always)
     func enterEngine() -> Bool {
-        guard activity.pointee.epoch == 0 else { return false }
+        guard weft_activity_is_inside(activity) == 0 else { return false }
         weft_activity_enter(activity)
         return true
     }

@@ -111,6 +111,12 @@ weft_activity *weft_activity_take(void);
 /// Gives a record back; its owner is outside the engine.
 void weft_activity_give_back(weft_activity *activity);
 
+/// Whether the record's owner is inside the engine. Only its owner asks; atomic because the record may have
+/// had another owner before (a thread that ended), whose last writes reached this one through the runtime.
+static inline int weft_activity_is_inside(weft_activity *activity) {
+    return __atomic_load_n(&activity->epoch, __ATOMIC_RELAXED) != 0;
+}
+
 /// Marks the record's owner as inside the engine from the current epoch on; before its first lookup.
 static inline void weft_activity_enter(weft_activity *activity) {
     uint64_t epoch = __atomic_load_n(&weft_epoch_storage, __ATOMIC_ACQUIRE);
