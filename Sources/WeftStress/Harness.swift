@@ -22,6 +22,8 @@ struct Context {
     var iterations = 0
     /// Broken invariants, each said in one line.
     private(set) var violations: [String] = []
+    /// What a passing scenario measured, reported beside its iterations.
+    var measured: [String] = []
 
     init(seed: UInt64, seconds: Double) {
         random = SeededRandom(seed: seed)

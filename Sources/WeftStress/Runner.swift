@@ -24,7 +24,9 @@ func runChild(_ scenario: Scenario, seed: UInt64, seconds: Double) -> Int32 {
         context.violation("threw \(error)")
     }
     var lines = context.violations.map { "RESULT FAIL \($0)\n" }
-    if lines.isEmpty { lines = ["RESULT PASS \(context.iterations)\n"] }
+    if lines.isEmpty {
+        lines = ["RESULT PASS \(([" \(context.iterations) iterations"] + context.measured).joined(separator: ","))\n"]
+    }
     FileHandle.standardOutput.write(Data(lines.joined().utf8))
     return context.violations.isEmpty ? 0 : 1
 }
@@ -67,8 +69,8 @@ func runInChildProcess(_ scenario: Scenario, seed: UInt64, seconds: Double) -> O
     }
     let failures = results.filter { $0.hasPrefix("FAIL ") }.map { String($0.dropFirst(5)) }
     if process.terminationStatus == 0, failures.isEmpty, let pass = results.first(where: { $0.hasPrefix("PASS") }) {
-        let iterations = pass.dropFirst(5)
-        return Outcome(passed: true, line: "PASS \(scenario.name) (\(iterations) iterations, seed \(seed))")
+        let what = pass.dropFirst(6)
+        return Outcome(passed: true, line: "PASS \(scenario.name) (\(what), seed \(seed))")
     }
     let what = failures.isEmpty ? "exited with status \(process.terminationStatus)" : failures.joined(separator: "; ")
     return Outcome(passed: false, line: "FAIL \(label): \(what)")
