@@ -104,13 +104,15 @@ public final class Container: @unchecked Sendable {
         // another container may still be in that one's registry.
         var seen: Set<ObjectIdentifier> = []
         let unique = removed.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        let unused = unique.filter { $0.owner === reference }
-        lock.withLock { for entry in unused { entry.keyCount = 0 } }
-        keepRetired(unused)
-        // Outside the lock: a deinit may call back into the container.
+        lock.withLock { for entry in unique where entry.owner === reference { entry.keyCount = 0 } }
+        // Kept until no resolve can use them, whoever owns them: this registry's reference may be the last.
+        keepRetired(unique)
+        // Outside the lock: a deinit may call back into the container. A registration forwarded here from
+        // another container stays that container's, with its instance (what was made with it still goes).
         for entry in unique {
-            if entry.owner === reference { entry.retire() }
-            entry.discardInstanceAndDependents()
+            let owned = entry.owner === reference
+            if owned { entry.retire() }
+            entry.discardInstanceAndDependents(includingOwn: owned)
         }
     }
 
@@ -179,10 +181,13 @@ public final class Container: @unchecked Sendable {
             return
         }
         // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
-        // here from another container is looked for.
+        // here from another container is looked for. Only the owner retires a registration (the other
+        // container may still hold it); either keeps it until no resolve can use it.
+        var owned = false
         let unused =
             replaced.map { replaced in
                 guard replaced.owner === reference else { return !services.contains(replaced) }
+                owned = true
                 replaced.keyCount -= 1
                 return replaced.keyCount == 0
             } ?? false
@@ -191,8 +196,8 @@ public final class Container: @unchecked Sendable {
         if unused, let replaced { keepRetired([replaced]) }
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
-        if unused { replaced?.retire() }
-        replaced?.discardInstanceAndDependents(includingOwn: unused)
+        if unused, owned { replaced?.retire() }
+        replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
         guard let (toTell, name) = told else { return }
         for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)
