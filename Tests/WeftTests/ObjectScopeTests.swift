@@ -160,6 +160,18 @@ import Weft
         )
     }
 
+    @Test func resettingACustomScopeClearsAnInstanceItsStorageHeldBeforeAnyResolve() throws {
+        let log = Collected<String>()
+        let storage = RecordingStorage(log: log)
+        let preloaded = ObjectScope(storageFactory: { storage }, description: "preloaded")
+        let container = Container()
+        container.register(Service.self) { _ in Service() }.inObjectScope(preloaded)
+        storage.instance = Service()
+        Container(parent: container).resetObjectScope(preloaded)
+        #expect(storage.instance == nil)
+        #expect(log.values == ["stored", "cleared"])
+    }
+
     /// A scope written from scratch against `ObjectScopeProtocol`.
     final class CountingScope: ObjectScopeProtocol {
         let made = Counter()

@@ -300,8 +300,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let typed = typedShared
         typedShared = nil
         var instance: Any?
-        // No storage made yet: no instance to drop (and no storage to make for it).
-        if let storage = madeStorage {
+        // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
+        // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
+        if let storage = madeStorage ?? (ObjectScope.isBuiltIn(scope) ? nil : storageLocked()) {
             instance = storage.instance
             storage.instance = nil
         }

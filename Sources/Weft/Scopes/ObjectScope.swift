@@ -82,4 +82,10 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         description: "weak",
         parent: ObjectScope.graph
     )
+
+    /// Whether `scope` is one of Weft's own, whose storage of a registration holds nothing before the
+    /// registration makes an instance (a custom scope's factory may hand out a storage that already does).
+    static func isBuiltIn(_ scope: any ObjectScopeProtocol) -> Bool {
+        scope === transient || scope === graph || scope === container || scope === weak || scope === scoped
+    }
 }
