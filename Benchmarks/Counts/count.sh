@@ -9,20 +9,9 @@
 #   N=5000 Benchmarks/Counts/count.sh          # operations per run (default 2000)
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v valgrind >/dev/null || { echo "count.sh needs valgrind (apt-get install valgrind)"; exit 1; }
 n="${N:-2000}"
-swift build -c release --product weft-counts >/dev/null
-binary="$(mktemp)"
-trap 'rm -f "$binary"' EXIT
-# valgrind 3.19 cannot read the DWARF 5 debug information Swift writes: measure a stripped copy.
-cp "$(swift build -c release --show-bin-path)/weft-counts" "$binary"
-strip -g "$binary"
-chmod +x "$binary"
+source ./measure.sh
 
-instructions() { # scenario side count
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" "$3" 2>&1 \
-        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
-}
 per_operation() { # scenario side
     local none all
     none=$(instructions "$1" "$2" 0)

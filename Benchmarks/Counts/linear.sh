@@ -6,23 +6,12 @@
 # Exits 1 when a ratio passes its limit. Run by .ci/run; by hand: Benchmarks/Counts/linear.sh
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v valgrind >/dev/null || { echo "linear.sh needs valgrind (apt-get install valgrind)"; exit 1; }
-swift build -c release --product weft-counts >/dev/null
-binary="$(mktemp)"
-trap 'rm -f "$binary"' EXIT
-# valgrind 3.19 cannot read the DWARF 5 debug information Swift writes: measure a stripped copy.
-cp "$(swift build -c release --show-bin-path)/weft-counts" "$binary"
-strip -g "$binary"
-chmod +x "$binary"
+source ./measure.sh
 
-instructions() { # scenario count
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" weft "$2" 2>&1 \
-        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
-}
 per_operation() { # scenario operations
     local none all
-    none=$(instructions "$1" 0)
-    all=$(instructions "$1" "$2")
+    none=$(instructions "$1" weft 0)
+    all=$(instructions "$1" weft "$2")
     echo $(((all - none) / $2))
 }
 
