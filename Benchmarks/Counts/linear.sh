@@ -2,6 +2,7 @@
 # Checks, with instruction counts (deterministic, unlike timings), that what must grow linearly does:
 #   - resolving a wide graph costs the same per service at 20,000 services as at 1,000 (graph scope, callbacks,
 #     singletons with callbacks made anew);
+#   - verify() of a chain costs the same per service at 1,000 services as at 250;
 #   - replacing one registration among 100,000 costs about what a fresh registration costs.
 # Exits 1 when a ratio passes its limit. Run by .ci/run; by hand: Benchmarks/Counts/linear.sh
 set -euo pipefail
@@ -31,6 +32,11 @@ for shape in graph callbacks container-callbacks; do
     small=$(($(per_operation "wide-$shape-1000" 4) / 1000))
     large=$(($(per_operation "wide-$shape-20000" 2) / 20000))
     check "wide-$shape, per service, 1,000 -> 20,000 services" "$small" "$large" 1.25
+done
+for scope in graph container transient; do
+    small=$(($(per_operation "verify-$scope-chain-250" 2) / 250))
+    large=$(($(per_operation "verify-$scope-chain-1000" 2) / 1000))
+    check "verify() of a $scope chain, per service, 250 -> 1,000 services" "$small" "$large" 1.25
 done
 fresh=$(per_operation register 2000)
 replace=$(per_operation replace-100000 2000)

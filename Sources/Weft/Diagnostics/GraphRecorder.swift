@@ -56,6 +56,13 @@ final class GraphRecorder {
         private var seen: Set<Edge> = []
         private var missing: (needer: Int, key: ServiceKey)?
         private var synchronous: [SynchronousUse] = []
+        /// An instance of each transient or graph-scoped registration (of the copy) whose build completed
+        /// (see ``complete(_:instance:)``).
+        private var completed: [ObjectIdentifier: Any] = [:]
+        /// The nodes a build settled: completed, or failed as their own build would (see ``settleFailures(like:)``).
+        private var settled: Set<Int> = []
+        /// The registrations whose builds failed during the current build, with the failure.
+        private var failedInBuild: [(entry: _ServiceEntryBase, key: ServiceKey?, reason: ResolutionError.Reason)] = []
 
         init(nodeOfEntry: [ObjectIdentifier: Int], containers: Set<ObjectIdentifier>) {
             self.nodeOfEntry = nodeOfEntry
@@ -92,6 +99,58 @@ final class GraphRecorder {
         /// The node of `entry`; a scope's copy of a `.scoped` registration is the registration's node.
         func node(of entry: _ServiceEntryBase) -> Int? {
             nodeOfEntry[ObjectIdentifier(entry.scopeOriginal ?? entry)]
+        }
+
+        /// Notes that a build of `entry` (a transient or graph-scoped registration without `initCompleted`
+        /// callbacks) completed with `instance`: every edge of its factory is recorded, so a later resolve of it
+        /// in any build is answered with `instance` instead of running the factory again, and it is not built
+        /// on its own. Without this, verifying a chain builds every suffix of it: quadratic. An instance with a
+        /// teardown is not kept: its build's scope tears it down.
+        func complete(_ entry: _ServiceEntryBase, instance: Any) {
+            guard !(instance is any Teardown), !(instance is any AsyncTeardown) else { return }
+            lock.withLock {
+                guard completed[ObjectIdentifier(entry)] == nil else { return }
+                completed[ObjectIdentifier(entry)] = instance
+                if let node = node(of: entry) { settled.insert(node) }
+            }
+        }
+
+        /// The instance a completed build of `entry` made (see ``complete(_:instance:)``), if any.
+        func completedInstance(of entry: _ServiceEntryBase) -> Any? {
+            lock.withLock { completed[ObjectIdentifier(entry)] }
+        }
+
+        /// Notes that resolving `entry` failed with `error` during the current build.
+        func failed(_ entry: _ServiceEntryBase, with error: ResolutionError) {
+            lock.withLock { failedInBuild.append((entry, error.key, error.reason)) }
+        }
+
+        /// Ends a build that failed with `error` (nil when it succeeded): the registrations that passed that same
+        /// failure up are settled, when the failure does not depend on where the build started (a missing
+        /// registration, a factory or callback that threw, a captive or out-of-scope dependency; not a cycle,
+        /// whose path starts at the build, not an async or main-actor factory, reported for the build, and not
+        /// the stack running out). Their own builds would fail alike and report nothing more; a registration
+        /// that swallowed a failure (an optional resolve) and failed otherwise, or did not fail, is not.
+        func settleFailures(like error: ResolutionError?) {
+            lock.withLock {
+                defer { failedInBuild.removeAll() }
+                guard let error else { return }
+                switch error.reason {
+                case .missingRegistration, .factoryFailed, .initCompletedFailed, .typeMismatch, .captiveDependency,
+                    .outsideScope, .scopeEnded:
+                    break
+                case .circularDependency, .notOnMainActor, .requiresAsync, .tooDeep:
+                    return
+                }
+                for failure in failedInBuild where failure.key == error.key && failure.reason == error.reason {
+                    if let node = node(of: failure.entry) { settled.insert(node) }
+                }
+            }
+        }
+
+        /// Whether a build that resolved the registration at `node` settled it already.
+        func isSettled(node: Int) -> Bool {
+            lock.withLock { settled.contains(node) }
         }
 
         func add(_ edge: Edge) {

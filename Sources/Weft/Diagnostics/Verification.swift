@@ -35,8 +35,11 @@ final class Verification {
         for (key, entry) in container.allRegistrations() {
             groups[ObjectIdentifier(entry), default: (entry, [])].keys.append(key)
         }
+        // Labels and identifiers are made once each: they describe types, which costs.
         nodes = groups.values.map { VerifiedNode(entry: $0.entry, keys: $0.keys) }
-            .sorted { ($0.label, $0.id) < ($1.label, $1.id) }
+            .map { (node: $0, order: ($0.label, $0.id)) }
+            .sorted { $0.order < $1.order }
+            .map(\.node)
         for (index, node) in nodes.enumerated() {
             for key in [node.key] + node.forwarded { nodeOfKey[key] = index }
             if nodeOfLabel[node.label] == nil { nodeOfLabel[node.label] = index }
@@ -154,6 +157,9 @@ final class Verification {
         let site = makeBuildSite()
         let recorder = GraphRecorder(findings: site.findings)
         for index in buildableNodes() {
+            // Settled within an earlier build: every edge of its factory is recorded, and its own build would
+            // complete, or fail alike (see `GraphRecorder.Findings.settleFailures(like:)`).
+            if site.findings.isSettled(node: index) { continue }
             site.findings.lastMissing = nil
             let key = nodes[index].key
             let scope = site.copy.makeScope()
@@ -164,6 +170,11 @@ final class Verification {
                 }
             }
             adoptLost(note(outcome, building: index, findings: site.findings), of: index, into: scope)
+            if case .failure(let error) = outcome {
+                site.findings.settleFailures(like: error as? ResolutionError)
+            } else {
+                site.findings.settleFailures(like: nil)
+            }
             teardownFailures += scope.endSynchronously()
         }
         for container in site.ending { teardownFailures += container.endSynchronously() }

@@ -16,7 +16,23 @@ extension Container {
     ) throws -> Value {
         let fields = state.fields
         guard let graph = fields.pointee.graph else { try throwMissing(key, state: state) }
-        try noteUse(of: found.entry, state: state)
+        if let recorder = fields.pointee.graphRecorder {
+            return try makeRecorded(found, key: key, state: state, graph: graph, recorder: recorder, produce: produce)
+        }
+        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(found.entry, state: state) }
+        return try make(found, key: key, state: state, graph: graph, produce: produce)
+    }
+
+    /// ``make(_:key:state:as:produce:)`` after the use is noted: the stored instance, or a new one.
+    @inline(__always)
+    func make<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        graph: GraphIdentifier,
+        produce: () throws -> Value
+    ) throws -> Value {
+        let fields = state.fields
         switch found.policy {
         case .perScope:
             try throwOutsideScope(key, state: state)
@@ -35,6 +51,34 @@ extension Container {
         // Transient, or graph scope in a graph nothing outside can name: no stored instance to look for. One call
         // site, so that build() is inlined here once.
         return try build(found, key: key, state: state, claimed: false, produce: produce)
+    }
+
+    /// ``make(_:key:state:as:produce:)`` while a verification records: the use is recorded, and a transient or
+    /// graph-scoped registration whose build completed before is answered with that build's instance (see
+    /// ``GraphRecorder/Findings/complete(_:instance:)``).
+    @inline(never)
+    func makeRecorded<Value>(
+        _ found: Lookup,
+        key: ServiceKey,
+        state: ResolutionState,
+        graph: GraphIdentifier,
+        recorder: GraphRecorder,
+        produce: () throws -> Value
+    ) throws -> Value {
+        try noteUse(of: found.entry, state: state)
+        let entry = found.entry.object
+        let reusable = !found.hasCallbacks && (found.policy == .transient || found.policy == .perGraph)
+        if reusable, let instance = recorder.findings.completedInstance(of: entry) {
+            return try convert(instance, key: key, state: state)
+        }
+        do {
+            let made = try make(found, key: key, state: state, graph: graph, produce: produce)
+            if reusable { recorder.findings.complete(entry, instance: made) }
+            return made
+        } catch let error as ResolutionError {
+            recorder.findings.failed(entry, with: error)
+            throw error
+        }
     }
 
     /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,

@@ -164,6 +164,41 @@ let wide: [Scenario] = [1_000, 20_000].flatMap { width in
         wideGraph(width, scope: .graph, label: "callbacks", callbacks: true),
         wideGraph(width, scope: .container, label: "container-callbacks", callbacks: true, reset: true),
     ]
+} + [250, 500, 1_000].flatMap { length in
+    [
+        verifyChain(length, scope: .graph, label: "graph"),
+        verifyChain(length, scope: .container, label: "container"),
+        verifyChain(length, scope: .transient, label: "transient"),
+    ]
+}
+
+/// `verify()` of a chain of `length` services in `scope`, each requiring the next, checked by name: its cost
+/// per service stays flat as the chain grows when verification is linear.
+func verifyChain(_ length: Int, scope: ObjectScope, label: String) -> Scenario {
+    final class Node: Sendable {
+        let next: Node?
+        init(next: Node?) { self.next = next }
+    }
+    return Scenario(
+        name: "verify-\(label)-chain-\(length)",
+        what: "verify() a chain of \(length) \(label) services",
+        hand: { count in
+            for _ in 0..<count { sink((0..<length).reduce(nil as Node?) { next, _ in Node(next: next) } as AnyObject) }
+        },
+        weft: { count in
+            let container = Container()
+            for index in 0..<length {
+                container.register(Node.self, name: "n\(index)") { r in
+                    Node(next: index + 1 < length ? try r.require(Node.self, name: "n\(index + 1)") : nil)
+                }
+                .inObjectScope(scope)
+            }
+            for _ in 0..<count {
+                try container.verify()
+                sink(container)
+            }
+        }
+    )
 }
 
 /// One resolve of a root whose factory requires `width` distinct services in `scope` (with an `initCompleted`

@@ -1,0 +1,77 @@
+import Testing
+import Weft
+
+/// Verifying long chains: each registration's factory runs once however many others depend on it, and the
+/// report is what it would be if each were built on its own.
+@Suite struct LargeVerificationTests {
+    final class Node: Sendable {
+        let next: Node?
+        init(next: Node?) { self.next = next }
+    }
+
+    final class Root: Sendable {
+        let node: Node?
+        init(node: Node?) { self.node = node }
+    }
+
+    struct LinkFailed: Error {}
+
+    static let length = lighterUnderSanitizer(400)
+
+    /// A chain `n0 -> n1 -> ... -> n(length - 1)` in `scope`, counting factory runs; link `missing`, if given,
+    /// is not registered.
+    func chain(in scope: ObjectScope, length: Int = length, missing: Int? = nil) -> (Container, runs: Counter) {
+        let container = Container()
+        let runs = Counter()
+        for index in 0..<length where index != missing {
+            container.register(Node.self, name: "n\(index)") { r in
+                runs.increment()
+                return Node(next: index + 1 < length ? try r.require(Node.self, name: "n\(index + 1)") : nil)
+            }
+            .inObjectScope(scope)
+        }
+        return (container, runs)
+    }
+
+    @Test(arguments: [ObjectScope.graph, .transient, .container])
+    func longChainIsValidAndEachFactoryRunsOnce(scope: ObjectScope) throws {
+        let (container, runs) = chain(in: scope)
+        let report = container.verificationReport()
+        #expect(report.isValid)
+        #expect(report.checkedCount == Self.length)
+        #expect(report.graph.nodes.count == Self.length)
+        #expect(report.graph.edges.count == Self.length - 1)
+        #expect(runs.value == Self.length, "a factory ran again for each registration that depends on it")
+        try container.verify()
+        #expect(container.dependencyGraph() == report.graph)
+    }
+
+    @Test func missingLinkDeepInAChainIsReportedOnceWithWhoNeedsIt() throws {
+        let length = lighterUnderSanitizer(1_000)
+        let (container, _) = chain(in: .graph, length: length, missing: length - 100)
+        let report = container.verificationReport()
+        let missing = report.problems.filter { $0.kind == .missingRegistration }
+        #expect(missing.count == 1)
+        #expect(missing.first?.service == "Node[\"n\(length - 100)\"]")
+        #expect(missing.first?.message.contains("n\(length - 101)") == true, "\(missing.first?.message ?? "")")
+    }
+
+    @Test func aFailureSwallowedByAnOptionalResolveIsStillReportedForItsRegistration() throws {
+        let container = Container()
+        container.register(Node.self, name: "flaky") { _ in throw LinkFailed() }
+        container.register(Root.self) { r in Root(node: r.resolve(Node.self, name: "flaky")) }
+        let report = container.verificationReport()
+        let failed = report.problems.filter { $0.kind == .buildFailed }
+        #expect(failed.map(\.service) == ["Node[\"flaky\"]"])
+    }
+
+    @Test func aRegistrationWithCallbacksIsBuiltOnItsOwnAndItsFailingCallbackReported() throws {
+        let container = Container()
+        container.register(Node.self, name: "tail") { _ in Node(next: nil) }
+            .initCompleted { _, _ in throw LinkFailed() }
+        container.register(Root.self) { r in Root(node: r.resolve(Node.self, name: "tail")) }
+        let report = container.verificationReport()
+        let failed = report.problems.filter { $0.kind == .buildFailed }
+        #expect(failed.map(\.service) == ["Node[\"tail\"]"])
+    }
+}
