@@ -7,6 +7,13 @@
 
 #include <sched.h>
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 uint64_t weft_registry_version_storage = 1;
 int64_t weft_restored_graphs_storage = 0;
 static uint64_t weft_container_serials = 0;
@@ -16,18 +23,26 @@ uint64_t weft_next_container_serial(void) {
     return weft_next_serial(&weft_container_serials);
 }
 
-void weft_spin_lock_contended(uint32_t *word) {
-    for (;;) {
-        // Read-only spinning keeps the cache line shared until the holder lets go.
-        for (int spin = 0; spin < 128; spin++) {
-            if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0
-                && __atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE) == 0) {
-                return;
-            }
-        }
-        sched_yield();
-    }
+#if defined(__linux__)
+void weft_futex_wait(uint32_t *word, uint32_t expected) {
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
+
+void weft_futex_wake_one(uint32_t *word) {
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+#else
+// Apple platforms use os_unfair_lock and never call these; other systems without futexes yield.
+void weft_futex_wait(uint32_t *word, uint32_t expected) {
+    (void)word;
+    (void)expected;
+    sched_yield();
+}
+
+void weft_futex_wake_one(uint32_t *word) {
+    (void)word;
+}
+#endif
 
 int weft_current_thread_stack(uintptr_t *bottom, uintptr_t *size) {
 #if defined(__APPLE__)

@@ -11,54 +11,46 @@
     import WeftAtomics
 #endif
 
-/// A small non-recursive mutual-exclusion lock for critical sections of a few instructions:
-/// `os_unfair_lock` on Apple platforms, a one-word spin lock elsewhere (one atomic exchange to take it, a
-/// plain store to release it; a waiter spins briefly, then yields). Never held while user code runs.
-///
-/// The lock word lives in the tail of one object, so a lock costs one allocation.
+/// A non-recursive mutual-exclusion lock in an object of its own: `os_unfair_lock` on Apple platforms, an
+/// ``InlineLock`` elsewhere. A waiter sleeps in the kernel rather than spinning. Never held while user code
+/// runs.
 struct Lock: @unchecked Sendable {
     #if canImport(Darwin)
-        private typealias Word = os_unfair_lock
+        private final class Storage: ManagedBuffer<Void, os_unfair_lock> {}
     #else
-        private typealias Word = UInt32
+        private final class Storage {
+            let word = InlineLock()
+        }
     #endif
-
-    private final class Storage: ManagedBuffer<Void, Word> {}
 
     private let storage: Storage
 
     init() {
-        let buffer = Storage.create(minimumCapacity: 1) { _ in () }
-        storage = unsafeDowncast(buffer, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { word in
-            #if canImport(Darwin)
-                word.initialize(to: os_unfair_lock())
-            #else
-                word.initialize(to: 0)
-            #endif
-        }
+        #if canImport(Darwin)
+            let buffer = Storage.create(minimumCapacity: 1) { _ in () }
+            storage = unsafeDowncast(buffer, to: Storage.self)
+            storage.withUnsafeMutablePointerToElements { $0.initialize(to: os_unfair_lock()) }
+        #else
+            storage = Storage()
+        #endif
     }
 
     @inline(__always)
     func lock() {
-        storage.withUnsafeMutablePointerToElements { word in
-            #if canImport(Darwin)
-                os_unfair_lock_lock(word)
-            #else
-                weft_spin_lock(word)
-            #endif
-        }
+        #if canImport(Darwin)
+            storage.withUnsafeMutablePointerToElements { os_unfair_lock_lock($0) }
+        #else
+            storage.word.lock()
+        #endif
     }
 
     @inline(__always)
     func unlock() {
-        storage.withUnsafeMutablePointerToElements { word in
-            #if canImport(Darwin)
-                os_unfair_lock_unlock(word)
-            #else
-                weft_spin_unlock(word)
-            #endif
-        }
+        #if canImport(Darwin)
+            storage.withUnsafeMutablePointerToElements { os_unfair_lock_unlock($0) }
+        #else
+            storage.word.unlock()
+        #endif
     }
 
     @inline(__always)
@@ -69,14 +61,15 @@ struct Lock: @unchecked Sendable {
     }
 }
 
-/// A lock stored inside its owner, costing no allocation of its own: a one-word spin lock over
-/// `Synchronization.Atomic` on Linux (as ``Lock``: one atomic exchange to take it, a plain store to release
-/// it). Apple platforms keep ``Lock`` inside, since `Atomic` needs macOS 15 / iOS 18 there. Never held while
-/// user code runs.
+/// A lock stored inside its owner, costing no allocation of its own. On Linux a futex mutex over
+/// `Synchronization.Atomic`: taking a free lock is one compare-and-swap, releasing it one exchange; a thread
+/// that finds it taken spins a few reads, then sleeps in the kernel until the holder wakes it. Apple platforms
+/// keep ``Lock`` inside, since `Atomic` needs macOS 15 / iOS 18 there. Never held while user code runs.
 struct InlineLock: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
         private let base = Lock()
     #else
+        /// 0: free; 1: held; 2: held, and a thread may be asleep waiting for it.
         private let word = Atomic<UInt32>(0)
     #endif
 
@@ -85,7 +78,9 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
         #if canImport(Darwin)
             base.lock()
         #else
-            if word.exchange(1, ordering: .acquiring) != 0 { lockContended() }
+            let (taken, _) = word.compareExchange(
+                expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed)
+            if !taken { lockContended() }
         #endif
     }
 
@@ -94,7 +89,7 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
         #if canImport(Darwin)
             base.unlock()
         #else
-            word.store(0, ordering: .releasing)
+            if word.exchange(0, ordering: .releasing) == 2 { wakeOne() }
         #endif
     }
 
@@ -106,15 +101,34 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
     }
 
     #if !canImport(Darwin)
-        /// Spins a while on a plain read, then yields the processor between attempts.
+        /// Spins a few plain reads (a holder usually lets go within them), then marks the lock as having a
+        /// sleeper and sleeps until the word changes; whoever takes it after sleeping keeps the mark, so that
+        /// its own release wakes the next sleeper.
         @inline(never)
         private func lockContended() {
-            var spins = 0
-            while true {
-                if word.load(ordering: .relaxed) == 0, word.exchange(1, ordering: .acquiring) == 0 { return }
-                spins += 1
-                if spins >= 128 { sched_yield() }
+            for _ in 0..<64 {
+                if word.load(ordering: .relaxed) == 0,
+                    word.compareExchange(
+                        expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
+                    ).exchanged
+                {
+                    return
+                }
             }
+            while word.exchange(2, ordering: .acquiring) != 0 {
+                weft_futex_wait(address, 2)
+            }
+        }
+
+        @inline(never)
+        private func wakeOne() {
+            weft_futex_wake_one(address)
+        }
+
+        /// The word's address, for the kernel. An `Atomic` is never copied or moved (it is `~Copyable` and
+        /// stored in place in its owner), so the address of a borrow is the address of the stored word.
+        private var address: UnsafeMutablePointer<UInt32> {
+            withUnsafePointer(to: word) { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: UInt32.self) }
         }
     #endif
 }

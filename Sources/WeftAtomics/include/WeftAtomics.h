@@ -38,21 +38,13 @@ static inline void weft_restored_graphs_add(int64_t delta) {
 /// The next container serial number (never 0).
 uint64_t weft_next_container_serial(void);
 
-/// Waits until `word` is free and takes it: spins briefly, then yields the processor between attempts.
-void weft_spin_lock_contended(uint32_t *word);
+/// Puts the calling thread to sleep while `*word` equals `expected` (a Linux futex wait; elsewhere it
+/// yields the processor once). In C because the futex call is reached through the variadic `syscall`, which
+/// Swift cannot call. May return early; the caller re-checks the word.
+void weft_futex_wait(uint32_t *word, uint32_t expected);
 
-/// Takes the one-word lock `word` (0 when free): one atomic exchange when nobody holds it. For critical
-/// sections of a few instructions that never run user code.
-static inline void weft_spin_lock(uint32_t *word) {
-    if (__builtin_expect(__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE) != 0, 0)) {
-        weft_spin_lock_contended(word);
-    }
-}
-
-/// Releases the one-word lock `word`: a plain store with release ordering, no atomic read-modify-write.
-static inline void weft_spin_unlock(uint32_t *word) {
-    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
-}
+/// Wakes one thread sleeping in `weft_futex_wait` on `word` (nothing where there are no futexes).
+void weft_futex_wake_one(uint32_t *word);
 
 /// The calling thread's resolution state (not retained: a pthread key's destructor releases it when the
 /// thread ends), or NULL before the thread's first resolve. A thread-local variable, so that reading it is
