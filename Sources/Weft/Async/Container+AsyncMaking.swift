@@ -15,7 +15,7 @@ extension Container {
         guard let found, let factory = found.entry.object.asyncFactory else {
             return try await makeSynchronously(
                 Service.self, key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,
-                context: context, arguments: arguments)
+                shared: found?.policy == .shared ? found?.entry.object : nil, context: context, arguments: arguments)
         }
         let entry = found.entry.object
         guard let box = factory as? AsyncFactoryBox<repeat each Argument> else {
@@ -235,17 +235,22 @@ extension Container {
 
     /// Makes `key`, whose factory is synchronous (or which has no registration, for the error), with the
     /// synchronous engine on this thread, in `context`'s graph; on the main actor when its factory needs it.
+    /// While another thread builds the `shared` registration, the task suspends instead of blocking.
     private func makeSynchronously<Service, each Argument>(
         _: Service.Type,
         key: ServiceKey,
         onMainActor: Bool,
+        shared: _ServiceEntryBase?,
         context: AsyncContext,
         arguments: PackBox<repeat each Argument>
     ) async throws -> Made {
+        let awaited = shared.map(ObjectIdentifier.init)
         let make: @Sendable () throws -> Made = {
             do {
-                return try self.runSegment(context) { _ in
-                    Made(
+                return try self.runSegment(context) { state in
+                    state.suspendsForBuildOf = awaited
+                    defer { state.suspendsForBuildOf = nil }
+                    return Made(
                         value: try self.make(
                             Service.self, name: key.name, option: nil, arguments: repeat each arguments.values)
                     )
@@ -254,10 +259,16 @@ extension Container {
                 throw self.continuing(error, context: context)
             }
         }
-        if onMainActor, !isOnMainActor() {
-            return try await MainActor.run { try make() }
+        while true {
+            do {
+                if onMainActor, !isOnMainActor() {
+                    return try await MainActor.run { try make() }
+                }
+                return try make()
+            } catch let busy as BuildInProgress {
+                try await BuildCoordinator.suspendWhileBuilt(busy.entry)
+            }
         }
-        return try make()
     }
 
     /// Runs `body` in the synchronous engine, inside `context`'s graph and with its shared builder noted (for

@@ -7,10 +7,14 @@
 #endif
 
 /// A mutex with a condition variable, for threads that wait until another thread finishes building
-/// a shared instance.
+/// a shared instance, and the tasks that wait for the same without blocking their thread: each broadcast
+/// wakes both.
 final class Condition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Suspended tasks, by the number each was given; guarded by `mutex`.
+    private var suspended: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextID: UInt64 = 0
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -41,15 +45,44 @@ final class Condition: @unchecked Sendable {
         pthread_cond_wait(condition, mutex)
     }
 
-    /// Wakes every waiting thread; call only while holding the lock.
+    /// Wakes every waiting thread; call only while holding the lock. Suspended tasks wake at the next
+    /// ``broadcast()``.
     func broadcastLocked() {
         pthread_cond_broadcast(condition)
     }
 
-    /// Wakes every waiting thread.
+    /// Wakes every waiting thread and every suspended task.
     func broadcast() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
+        let woken = suspended.isEmpty ? [] : suspended
+        suspended.removeAll()
         pthread_mutex_unlock(mutex)
+        for task in woken { task.continuation.resume(returning: true) }
+    }
+
+    /// Suspends the calling task until the next ``broadcast()``, unless `stillWaiting`, asked under the lock,
+    /// is false. Returns false when the task was cancelled before a broadcast woke it.
+    func suspend(while stillWaiting: () -> Bool) async -> Bool {
+        let id = withLock {
+            nextID += 1
+            return nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now: Bool? = withLock {
+                    guard stillWaiting() else { return true }
+                    guard !Task.isCancelled else { return false }
+                    suspended.append((id, continuation))
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let cancelled = withLock {
+                suspended.firstIndex { $0.id == id }.map { suspended.remove(at: $0).continuation }
+            }
+            cancelled?.resume(returning: false)
+        }
     }
 }

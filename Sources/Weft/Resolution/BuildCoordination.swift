@@ -103,6 +103,23 @@ enum BuildCoordinator {
     }
 }
 
+/// Thrown by the synchronous engine, instead of blocking, when another thread is building the shared
+/// instance that async code asked for directly: the async caller suspends until that build ends, then asks
+/// again (a task never blocks a cooperative thread waiting for another thread's factory).
+struct BuildInProgress: Error {
+    let entry: _ServiceEntryBase
+}
+
+extension BuildCoordinator {
+    /// Suspends the calling task until nobody builds `entry`; throws `CancellationError` when the task is
+    /// cancelled first. A waiting task holds nothing another build needs, so it closes no cycle of waits.
+    static func suspendWhileBuilt(_ entry: _ServiceEntryBase) async throws {
+        while entry.builder != nil {
+            guard await condition.suspend(while: { entry.builder != nil }) else { throw CancellationError() }
+        }
+    }
+}
+
 extension _ServiceEntryBase: BuildWaitTarget {
     var waitBuilder: ResolutionState? { builder?.state }
     var offersInstance: Bool {
@@ -139,6 +156,11 @@ extension Container {
                     asyncInFlight: true
                 )
             case .busy:
+                // Asked for directly by async code: it suspends (see ``BuildCoordinator/suspendWhileBuilt(_:)``)
+                // rather than blocking its thread here. Nothing has been made in this resolve yet.
+                if state.suspendsForBuildOf == ObjectIdentifier(entry), state.frames.isEmpty {
+                    throw BuildInProgress(entry: entry)
+                }
                 if let adopted = try waitForBuilder(of: entry, key: key, state: state) {
                     state.adopted.append(entry)
                     return (adopted, false)

@@ -221,6 +221,9 @@ final class ResolutionState {
     /// This thread's path while it waits, ending with what it waits for (read by other threads under the
     /// coordinator's lock, to name every step of a cycle of waits).
     var waitingPath: [String] = []
+    /// The shared registration async code asked this thread to make: when another thread is building it,
+    /// the engine throws ``BuildInProgress`` for the task to suspend rather than blocking the thread.
+    var suspendsForBuildOf: ObjectIdentifier?
 
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard
