@@ -99,4 +99,32 @@ import Weft
         #expect(error.reason == .scopeEnded)
         #expect(teardowns.value == 1)
     }
+
+    /// A `.scoped` instance whose deinit resolves from the scope that is releasing it.
+    final class Receipt: @unchecked Sendable {
+        let scope: Container
+        let printed: Collected<String>
+        init(scope: Container, printed: Collected<String>) {
+            self.scope = scope
+            self.printed = printed
+        }
+        deinit {
+            printed.append(scope.resolve(Plain.self) == nil ? "no plain" : "plain")
+            let error = #expect(throws: ResolutionError.self) { try scope.require(Receipt.self) }
+            printed.append("\(error?.reason == .scopeEnded)")
+        }
+    }
+
+    @Test func aDeinitRunWhenItsScopeEndsCanResolveFromTheScope() async throws {
+        let container = Container()
+        let printed = Collected<String>()
+        container.register(Plain.self) { _ in Plain() }
+        container.register(Receipt.self) { r in Receipt(scope: r as! Container, printed: printed) }
+            .inObjectScope(.scoped)
+        let scope = container.makeScope()
+        _ = try scope.require(Receipt.self)
+        #expect(printed.values.isEmpty)
+        try await scope.end()
+        #expect(printed.values == ["plain", "true"])
+    }
 }
