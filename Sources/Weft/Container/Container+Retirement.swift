@@ -6,9 +6,10 @@ import WeftAtomics
 /// Resolves refer to registrations without retaining them, so a retired registration is kept until no resolve
 /// that could have found it still runs: every thread and async graph inside the engine publishes the epoch it
 /// entered at (see ``ResolutionState/enterEngine()`` and `weft_activity_enter`), and a registration retired at
-/// epoch E is released once none is inside at E or earlier. The list is checked when it has doubled since the
-/// last check, so keeping it costs amortised constant time per retirement and its length stays bounded by
-/// twice what resolves still use.
+/// epoch E is released once none is inside at E or earlier. The list is checked when it has grown by a quarter
+/// (at least ``firstCheck``) since the last check: a check scans the list, so keeping it costs amortised
+/// constant time per retirement, and a check that finds a resolve still inside (a thread preempted in the
+/// middle of one) is retried soon, so the list stays within a quarter above what resolves still use.
 struct RetiredRegistrations {
     private var entries: [(entry: _ServiceEntryBase, epoch: UInt64)] = []
     /// The length at which the next check is due.
@@ -34,7 +35,7 @@ struct RetiredRegistrations {
             unused.append(retired.entry)
             return true
         }
-        checkAt = max(Self.firstCheck, entries.count * 2)
+        checkAt = entries.count + max(Self.firstCheck, entries.count / 4)
         return unused
     }
 }
