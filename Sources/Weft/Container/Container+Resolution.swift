@@ -63,6 +63,12 @@ extension Container: Resolver {
         try make(serviceType, name: name, option: nil, arguments: repeat each arguments)
     }
 
+    /// Returns an instance of `serviceType` registered under `name` (no arguments), or throws: the path of
+    /// ``resolve(_:name:)``, reporting failure by throwing. Call ``Resolver/require(_:name:)``.
+    public func _require<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try makeWithoutArguments(serviceType, name: name)
+    }
+
     /// Resolves with a factory of the Swinject extension form `(Arguments) -> Any`; for extensions
     /// written for Swinject, which register with ``_register(_:factory:name:option:)``.
     ///

@@ -35,6 +35,12 @@ public protocol Resolver: AnyObject, Sendable {
         name: String?,
         arguments: repeat each Argument
     ) throws -> Service
+
+    /// Returns an instance of `serviceType` registered under `name` with a factory taking no arguments, or
+    /// throws: what ``require(_:name:)`` calls. Call `require(_:name:)`; a conforming type need not
+    /// implement this (the default calls ``require(_:name:arguments:)`` with no arguments), the container
+    /// does so that `require` takes the same path as `resolve`.
+    func _require<Service>(_ serviceType: Service.Type, name: String?) throws -> Service
 }
 
 extension Resolver {
@@ -62,6 +68,11 @@ extension Resolver {
 
     /// Returns an instance of `serviceType`, or throws a ``ResolutionError`` that explains why not.
     public func require<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil) throws -> Service {
+        try _require(serviceType, name: name)
+    }
+
+    /// Calls ``require(_:name:arguments:)`` with no arguments.
+    public func _require<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         try requireWithoutArguments(self, serviceType, name: name)
     }
 
