@@ -46,7 +46,7 @@ enum ChurnScenarios {
             if !sanitized, let before, let after = residentBytes() {
                 let grown = (after - before) >> 20
                 context.check(grown <= 8, "\(label): resident memory grew by \(grown) MiB")
-                context.measured.append(" \(label): resident memory +\(grown) MiB")
+                context.measured.append(" \(label): resident memory \(grown < 0 ? "" : "+")\(grown) MiB")
             }
         }
         for round in 0..<10_000 {
