@@ -75,6 +75,29 @@ final class RequestCache: Sendable {
         #expect(log.values == ["audit", "work 1"])
     }
 
+    /// A connection whose subclass for one kind of request adopts ``Teardown``.
+    class Connection: @unchecked Sendable {}
+    final class PooledConnection: Connection, Teardown, @unchecked Sendable {
+        let log: Collected<String>
+        init(log: Collected<String>) { self.log = log }
+        func tearDown() throws { log.append("returned to pool") }
+    }
+
+    @Test func eachScopedInstanceIsTornDownByItsOwnTypeWhenTheFactoryReturnsSeveral() async throws {
+        let log = Collected<String>()
+        let made = Counter()
+        let container = Container()
+        container.register(Connection.self) { _ in
+            made.increment() % 2 == 0 ? PooledConnection(log: log) : Connection()
+        }.inObjectScope(.scoped)
+        for round in 1...6 {
+            let scope = container.makeScope()
+            _ = try scope.require(Connection.self)
+            try await scope.end()
+            #expect(log.values.count == round / 2, "after scope \(round)")
+        }
+    }
+
     @Test func endingAScopeReleasesItsInstances() async throws {
         let container = container(log: Collected(), made: Counter())
         let scope = container.makeScope()

@@ -13,23 +13,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     let plainFactory: (any Resolver) throws -> Service
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: ErasedFactory?
-    private var isPlain: Bool { erasedFactory == nil }
+    var isPlain: Bool { erasedFactory == nil }
     /// The container the registration belongs to (see ``_ServiceEntryBase/owner``); nil once it is gone.
     var container: Container? { owner?.container }
 
-    private let lock = InlineLock()
-    private var scope: any ObjectScopeProtocol
-    private var madeStorage: (any InstanceStorage)?
+    let lock = InlineLock()
+    var scope: any ObjectScopeProtocol
+    var madeStorage: (any InstanceStorage)?
     /// Nil until the first callback: an empty array of a generic function type would request its metadata.
-    private var initCompletedActions: [(any Resolver, Service) throws -> Void]?
+    var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
-    private var policy: SharingPolicy
-    private var hasCallbacks = false
+    var policy: SharingPolicy
+    var hasCallbacks = false
     /// The resolution that claimed the right to build the shared instance, until the instance is complete.
     private var building: (state: ResolutionState, graph: GraphIdentifier)?
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
-    private var typedShared: UnsafeMutablePointer<Service>?
+    var typedShared: UnsafeMutablePointer<Service>?
     /// Whether the instance being built (see ``building``) was made with something discarded meanwhile: it is
     /// handed to the resolve that built it but not kept. Cleared when the claim is released.
     private var staleBuild = false
@@ -38,6 +38,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Registrations whose kept instances were made with an instance of this one (see
     /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
     private var dependents: [WeakReference<_ServiceEntryBase>] = []
+    /// The dynamic type of the last instance checked for teardown and whether it adopts ``Teardown`` or
+    /// ``AsyncTeardown``: the check is two conformance lookups in the runtime, and a registration's instances
+    /// are nearly always of one type. A scope's copy uses its original's (see ``needsTeardown(_:)``).
+    var teardownKind: (type: ObjectIdentifier, needs: Bool)?
 
     init(
         serviceType: Service.Type,
@@ -124,30 +128,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return store(instance, inGraph: graph)
     }
 
-    /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts
-    /// ``Teardown`` or ``AsyncTeardown`` to its container, which tears it down when it ends.
-    ///
-    /// A scope's instance is handed over even without teardown, so that the scope can refuse it when it has
-    /// ended while the instance was being made: then it is discarded here and false is returned.
-    private func noteOwned(_ instance: Any) -> Bool {
-        let needsTeardown = instance is any Teardown || instance is any AsyncTeardown
-        if isScopeCopy {
-            // The label is made only for what is torn down: describing a type costs thousands of instructions.
-            let label = needsTeardown ? String(describing: serviceType) : ""
-            guard let scope = container, scope.adoptScoped(instance, label: label, needsTeardown: needsTeardown)
-            else {
-                discardInstance()
-                return false
-            }
-            return true
-        }
-        guard needsTeardown, lock.withLock({ scope === ObjectScope.container }) else { return true }
-        container?.adoptForTeardown(instance, label: String(describing: serviceType))
-        return true
-    }
-
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
-    private static func free(_ copy: UnsafeMutablePointer<Service>?) {
+    static func free(_ copy: UnsafeMutablePointer<Service>?) {
         guard let copy else { return }
         copy.deinitialize(count: 1)
         copy.deallocate()
@@ -169,13 +151,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let made = scope.makeStorage()
         madeStorage = made
         return made
-    }
-
-    /// The policy of a registration in `scope`: the built-in scope's own (see ``ObjectScope/sharingPolicy``),
-    /// `.shared` for any other; a scope's copy of a `.scoped` registration is the scope's shared instance.
-    private static func policy(of scope: any ObjectScopeProtocol, scopeCopy: Bool) -> SharingPolicy {
-        let policy = (scope as? ObjectScope)?.sharingPolicy ?? .shared
-        return scopeCopy && policy == .perScope ? .shared : policy
     }
 
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
@@ -208,57 +183,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override var builder: (state: ResolutionState, graph: GraphIdentifier)? {
         lock.withLock { building }
-    }
-
-    /// Sets the object scope in which instances of this registration are shared.
-    ///
-    /// - Parameter objectScope: `.transient`, `.graph` (the default), `.container`, `.weak`, or a custom scope.
-    /// - Returns: `self`, to chain further configuration.
-    @discardableResult
-    public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
-        let dropped = lock.withLock {
-            scope = objectScope
-            policy = Self.policy(of: objectScope, scopeCopy: isScopeCopy)
-            defer {
-                madeStorage = nil
-                typedShared = nil
-            }
-            return (madeStorage, typedShared)
-        }
-        weft_registry_changed()
-        // Released outside the lock: a deinit may call back into the container.
-        Self.free(dropped.1)
-        _ = dropped.0
-        return self
-    }
-
-    /// Sets the object scope in which instances of this registration are shared.
-    ///
-    /// The same as ``inObjectScope(_:)-(ObjectScopeProtocol)``, so that `.container` and friends can be written
-    /// without the type name.
-    @discardableResult
-    public func inObjectScope(_ objectScope: ObjectScope) -> Self {
-        inObjectScope(objectScope as any ObjectScopeProtocol)
-    }
-
-    /// Adds a callback that runs on every new instance after the factory has made it; the place
-    /// for property and method injection and for closing circular dependencies.
-    ///
-    /// Callbacks run in the order they were added. The callback may throw: the resolution then fails
-    /// with a ``ResolutionError`` that keeps the error as its cause. Weft runs the callbacks of an
-    /// instance once no factory of the current object graph is still running, so that a cycle closed
-    /// here never makes a factory run twice.
-    ///
-    /// - Parameter completed: Receives a resolver and the new instance.
-    /// - Returns: `self`, to chain further configuration.
-    @discardableResult
-    public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
-        lock.withLock {
-            initCompletedActions = (initCompletedActions ?? []) + [completed]
-            hasCallbacks = true
-        }
-        weft_registry_changed()
-        return self
     }
 
     override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
@@ -362,28 +286,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// scope). Every key this registration is found under leads to the same copy.
     override func copyForScope(owner: ContainerReference) -> _ServiceEntryBase {
         copy(owner: owner)
-    }
-
-    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances: a
-    /// scope's copy when `owner` (the scope) is given, otherwise a copy that belongs to the container it is first
-    /// added to.
-    private func copy(owner: ContainerReference?) -> ServiceEntry<Service> {
-        let forScope = owner != nil
-        let copy =
-            isPlain
-            ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
-            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
-        copy.isScopeCopy = forScope
-        copy.scopeOriginal = forScope ? self : nil
-        lock.withLock {
-            (copy.scope, copy.policy) = (scope, Self.policy(of: scope, scopeCopy: forScope))
-            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
-        }
-        copy.declaredDependencies = declaredDependencies
-        copy.asyncFactory = asyncFactory
-        copy.runsOnMainActor = runsOnMainActor
-        copy.owner = owner
-        return copy
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {

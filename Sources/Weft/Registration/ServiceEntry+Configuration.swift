@@ -1,0 +1,120 @@
+import WeftAtomics
+
+/// A registration's configuration after `register` (its scope and `initCompleted` callbacks), the copies a
+/// scope or a verification makes of it, and the handing of the instances it keeps to the container that
+/// tears them down.
+extension ServiceEntry {
+    /// Sets the object scope in which instances of this registration are shared.
+    ///
+    /// - Parameter objectScope: `.transient`, `.graph` (the default), `.container`, `.weak`, or a custom scope.
+    /// - Returns: `self`, to chain further configuration.
+    @discardableResult
+    public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
+        let dropped = lock.withLock {
+            scope = objectScope
+            policy = Self.policy(of: objectScope, scopeCopy: isScopeCopy)
+            defer {
+                madeStorage = nil
+                typedShared = nil
+            }
+            return (madeStorage, typedShared)
+        }
+        weft_registry_changed()
+        // Released outside the lock: a deinit may call back into the container.
+        Self.free(dropped.1)
+        _ = dropped.0
+        return self
+    }
+
+    /// Sets the object scope in which instances of this registration are shared.
+    ///
+    /// The same as ``inObjectScope(_:)-(ObjectScopeProtocol)``, so that `.container` and friends can be written
+    /// without the type name.
+    @discardableResult
+    public func inObjectScope(_ objectScope: ObjectScope) -> Self {
+        inObjectScope(objectScope as any ObjectScopeProtocol)
+    }
+
+    /// Adds a callback that runs on every new instance after the factory has made it; the place
+    /// for property and method injection and for closing circular dependencies.
+    ///
+    /// Callbacks run in the order they were added. The callback may throw: the resolution then fails
+    /// with a ``ResolutionError`` that keeps the error as its cause. Weft runs the callbacks of an
+    /// instance once no factory of the current object graph is still running, so that a cycle closed
+    /// here never makes a factory run twice.
+    ///
+    /// - Parameter completed: Receives a resolver and the new instance.
+    /// - Returns: `self`, to chain further configuration.
+    @discardableResult
+    public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
+        lock.withLock {
+            initCompletedActions = (initCompletedActions ?? []) + [completed]
+            hasCallbacks = true
+        }
+        weft_registry_changed()
+        return self
+    }
+
+    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances: a
+    /// scope's copy when `owner` (the scope) is given, otherwise a copy that belongs to the container it is first
+    /// added to.
+    func copy(owner: ContainerReference?) -> ServiceEntry<Service> {
+        let forScope = owner != nil
+        let copy =
+            isPlain
+            ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
+            : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
+        copy.isScopeCopy = forScope
+        copy.scopeOriginal = forScope ? self : nil
+        lock.withLock {
+            (copy.scope, copy.policy) = (scope, Self.policy(of: scope, scopeCopy: forScope))
+            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
+        }
+        copy.declaredDependencies = declaredDependencies
+        copy.asyncFactory = asyncFactory
+        copy.runsOnMainActor = runsOnMainActor
+        copy.owner = owner
+        return copy
+    }
+
+    /// The policy of a registration in `scope`: the built-in scope's own (see ``ObjectScope/sharingPolicy``),
+    /// `.shared` for any other; a scope's copy of a `.scoped` registration is the scope's shared instance.
+    static func policy(of scope: any ObjectScopeProtocol, scopeCopy: Bool) -> SharingPolicy {
+        let policy = (scope as? ObjectScope)?.sharingPolicy ?? .shared
+        return scopeCopy && policy == .perScope ? .shared : policy
+    }
+
+    /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts
+    /// ``Teardown`` or ``AsyncTeardown`` to its container, which tears it down when it ends.
+    ///
+    /// A scope's instance is handed over even without teardown, so that the scope can refuse it when it has
+    /// ended while the instance was being made: then it is discarded here and false is returned.
+    func noteOwned(_ instance: Any) -> Bool {
+        let needsTeardown = needsTeardown(instance)
+        if isScopeCopy {
+            // The label is made only for what is torn down: describing a type costs thousands of instructions.
+            let label = needsTeardown ? String(describing: serviceType) : ""
+            guard let scope = container, scope.adoptScoped(instance, label: label, needsTeardown: needsTeardown)
+            else {
+                discardInstance()
+                return false
+            }
+            return true
+        }
+        guard needsTeardown, lock.withLock({ scope === ObjectScope.container }) else { return true }
+        container?.adoptForTeardown(instance, label: String(describing: serviceType))
+        return true
+    }
+
+    /// Whether `instance` adopts ``Teardown`` or ``AsyncTeardown``, remembered for its type by the registration
+    /// (by the original of a scope's copy, which lives as long as one scope).
+    func needsTeardown(_ instance: Any) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: instance))
+        // A scope's copy is made from a registration of the same service type.
+        let home = scopeOriginal.map { unsafeDowncast($0, to: ServiceEntry<Service>.self) } ?? self
+        if let known = home.lock.withLock({ home.teardownKind }), known.type == type { return known.needs }
+        let needs = instance is any Teardown || instance is any AsyncTeardown
+        home.lock.withLock { home.teardownKind = (type, needs) }
+        return needs
+    }
+}
