@@ -235,11 +235,16 @@ public final class Container: @unchecked Sendable {
             if scope == nil, current.isScope { scope = current }
             if let entry = current.lock.withLock({ current.services[key] }) {
                 guard let scope, entry.objectScope === ObjectScope.scoped else { return entry }
-                return scope.scopeCopy(of: entry)
+                return scope.scopeCopy(of: entry, cached: true)
             }
             container = current.parent
         }
         return nil
+    }
+
+    /// Whether registrations were added to this container itself (not to a parent) and are still there.
+    var hasOwnRegistrations: Bool {
+        lock.withLock { services.count > 0 }
     }
 
     /// The registrations of this container that match `predicate`.

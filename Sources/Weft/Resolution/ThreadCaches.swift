@@ -55,8 +55,22 @@ struct LookupCache {
         let second = first ^ 1
         if let found = match(first, key, container, version) { return found }
         if let found = match(second, key, container, version) { return found }
+        return findMissed(key, in: container, version: version, slots: (first, second))
+    }
+
+    /// A lookup the cache does not hold: asks the registry and keeps the answer. A scope with no registrations
+    /// of its own is looked through (see ``Container/lookUpThroughScope(_:cache:)``), and cached under its
+    /// parent's serial number only, so that its lookups stay cached from one scope to the next.
+    @inline(never)
+    private func findMissed(
+        _ key: ServiceKey,
+        in container: Container,
+        version: UInt64,
+        slots candidates: (first: Int, second: Int)
+    ) -> Lookup? {
+        if container.isScope, let found = container.lookUpThroughScope(key, cache: self) { return found }
         guard let found = container.lookUp(key) else { return nil }
-        let slot = slots[first].version == version ? second : first
+        let slot = slots[candidates.first].version == version ? candidates.second : candidates.first
         slots[slot] = Slot(
             version: version,
             container: container.serial,

@@ -76,19 +76,20 @@ extension Container {
             let record = lifetimeLocked()
             record.ended = true
             defer { record.owned = [] }
-            return record.owned
+            return (instances: record.owned, copiesCached: record.copiesCached)
         }
-        if isScope {
+        if owned.copiesCached {
             // Lookups cached on any thread must stop answering with this scope's copies.
             weft_registry_changed()
         }
-        return owned
+        return owned.instances
     }
 
     /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
     func finishEnd() {
-        let copies = lock.withLock { isScope ? Array(lifetimeLocked().copies.values) : [] }
-        for copy in copies { copy.discardInstance() }
+        let copies = lock.withLock { isScope ? lifetimeLocked().copies.copies : [] }
+        for (_, copy) in copies { copy.discardInstance() }
+        guard hasOwnRegistrations else { return }
         for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
             entry.discardInstance()
         }
@@ -118,15 +119,36 @@ extension Container {
         return record
     }
 
+    /// The lookup of `key` from this scope, when the scope and the scopes it is nested in have no registrations
+    /// of their own: the nearest container that is not a scope answers (through the thread's cache, which
+    /// stays valid from one scope to the next), and a `.scoped` registration is swapped for this scope's copy.
+    /// Nil when the scope cannot be looked through so; then its own lookup answers.
+    func lookUpThroughScope(_ key: ServiceKey, cache: LookupCache) -> Lookup?? {
+        var base = self
+        while base.isScope {
+            guard !base.hasOwnRegistrations, let parent = base.parent else { return nil }
+            base = parent
+        }
+        guard let found = cache.find(key, in: base) else { return .some(nil) }
+        guard found.policy == .perScope else { return found }
+        let original = found.entry.object
+        let copy = scopeCopy(of: original, cached: false)
+        // An ended scope answers with the registration itself, which then fails as resolved outside a scope.
+        guard copy !== original else { return found }
+        return Lookup(entry: .passUnretained(copy), policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
+    }
+
     /// This scope's copy of the `.scoped` registration `entry` (made on first use); `entry` itself once the
-    /// scope has ended, which then fails as resolved outside a scope.
-    func scopeCopy(of entry: _ServiceEntryBase) -> _ServiceEntryBase {
+    /// scope has ended, which then fails as resolved outside a scope. `cached` when the copy is an answer of
+    /// the registry lookup that threads cache.
+    func scopeCopy(of entry: _ServiceEntryBase, cached: Bool) -> _ServiceEntryBase {
         lock.withLock {
             let record = lifetimeLocked()
             if record.ended { return entry }
-            if let copy = record.copies[ObjectIdentifier(entry)] { return copy }
+            if cached { record.copiesCached = true }
+            if let copy = record.copies.copy(of: ObjectIdentifier(entry)) { return copy }
             let copy = entry.copyForScope(owner: referenceLocked())
-            record.copies[ObjectIdentifier(entry)] = copy
+            record.copies.add(copy, of: ObjectIdentifier(entry))
             return copy
         }
     }

@@ -82,11 +82,3 @@ public enum TeardownInterruption: Error, CustomStringConvertible, Sendable {
         }
     }
 }
-
-/// What a container keeps for its end: the instances to tear down, in creation order, and, for a scope, its
-/// copies of `.scoped` registrations. Guarded by the container's lock.
-final class LifetimeRecord {
-    var owned: [(instance: Any, label: String)] = []
-    var copies: [ObjectIdentifier: _ServiceEntryBase] = [:]
-    var ended = false
-}
