@@ -135,7 +135,8 @@ extension Container {
         let copy = scopeCopy(of: original, cached: false)
         // An ended scope answers with the registration itself, which then fails as resolved outside a scope.
         guard copy !== original else { return found }
-        return Lookup(entry: .passUnretained(copy), policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
+        return Lookup(
+            entry: .passUnretained(copy), policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
     }
 
     /// This scope's copy of the `.scoped` registration `entry` (made on first use); `entry` itself once the
