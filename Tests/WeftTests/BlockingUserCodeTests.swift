@@ -79,4 +79,28 @@ import Weft
         #expect(nils == 0)
         #expect(seconds < 0.25, "the waiting threads used \(seconds) s of processor time")
     }
+
+    /// A scope whose storage is made by code that reads the container's registrations.
+    final class DescribingScope: ObjectScopeProtocol, @unchecked Sendable {
+        weak var container: Container?
+        var described = ""
+
+        func makeStorage() -> any InstanceStorage {
+            described = container?.description ?? ""
+            return PermanentStorage()
+        }
+    }
+
+    @Test func aScopeObjectMakingStorageMayUseTheContainer() {
+        let container = Container()
+        let scope = DescribingScope()
+        scope.container = container
+        container.register(Widget.self) { _ in Widget() }.inObjectScope(scope)
+        // On a thread of its own: a scope object called under the registration's lock would deadlock here.
+        let resolved = Counter()
+        let thread = runOnThread { if container.resolve(Widget.self) != nil { resolved.increment() } }
+        #expect(thread.wait(seconds: 10))
+        #expect(resolved.value == 1)
+        #expect(scope.described.contains("Widget"))
+    }
 }

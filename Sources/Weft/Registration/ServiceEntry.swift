@@ -110,9 +110,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         copy.initialize(to: instance)
-        let dropped: UnsafeMutablePointer<Service>? = lock.withLock {
+        let dropped: UnsafeMutablePointer<Service>? = withStorage { storage in
             guard !staleBuild else { return copy }
-            storageLocked().setInstance(erased, inGraph: graph)
+            storage?.setInstance(erased, inGraph: graph)
             guard scope === ObjectScope.container || isScopeCopy else { return copy }
             defer { typedShared = copy }
             return typedShared
@@ -146,25 +146,48 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.withLock { scope }
     }
 
-    private func storageLocked() -> any InstanceStorage {
-        if let madeStorage { return madeStorage }
-        let made = scope.makeStorage()
-        madeStorage = made
-        return made
+    /// Runs `body` under the lock with the scope's storage for this registration (nil when not `needed`). The
+    /// storage is made on first need: a built-in scope's under the lock; any other scope's before taking it,
+    /// since making it runs the scope object's code.
+    /// A built-in scope's storage is not made when `makingBuiltIn` is false (one not made yet holds nothing).
+    @inline(__always)
+    private func withStorage<T>(
+        needed: Bool = true,
+        makingBuiltIn: Bool = true,
+        _ body: ((any InstanceStorage)?) -> T
+    ) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard needed else { return body(nil) }
+        while true {
+            if let madeStorage { return body(madeStorage) }
+            let scope = self.scope
+            if ObjectScope.isBuiltIn(scope) {
+                guard makingBuiltIn else { return body(nil) }
+                let made = scope.makeStorage()
+                madeStorage = made
+                return body(made)
+            }
+            lock.unlock()
+            let made = scope.makeStorage()
+            lock.lock()
+            // Kept unless another thread made one first or the scope changed meanwhile (then made again).
+            if madeStorage == nil, self.scope === scope { madeStorage = made }
+        }
     }
 
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     {
-        lock.withLock {
+        withStorage(needed: policy != .transient) { storage in
             if let building = building, building.state !== state {
                 guard building.state === ResolutionState.asyncCompletion else { return .busy }
-                if building.graph == graph, let stored = storageLocked().instance(inGraph: graph) {
+                if building.graph == graph, let stored = storage?.instance(inGraph: graph) {
                     return .stored(stored)
                 }
                 return .completingAsync
             }
-            if policy != .transient, let stored = storageLocked().instance(inGraph: graph) { return .stored(stored) }
+            if let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
             guard coordinated, building == nil else { return .free }
             building = (state, graph)
             return .claimed
@@ -194,12 +217,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
-        lock.withLock { storageLocked().instance(inGraph: graph) }
+        withStorage { $0?.instance(inGraph: graph) }
     }
 
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
-        let (dropped, shared) = lock.withLock {
-            if instance == nil || !staleBuild { storageLocked().setInstance(instance, inGraph: graph) }
+        let (dropped, shared) = withStorage { storage in
+            if instance == nil || !staleBuild { storage?.setInstance(instance, inGraph: graph) }
             defer { if instance == nil { typedShared = nil } }
             return (instance == nil ? typedShared : nil, policy == .shared)
         }
@@ -217,20 +240,18 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func discardInstance() {
-        // Without a closure returning a tuple, whose generic type metadata each call would look up.
-        lock.lock()
-        // An instance being built now may already hold what is being discarded: it must not be kept.
-        if building != nil { staleBuild = true }
-        let typed = typedShared
-        typedShared = nil
+        var typed: UnsafeMutablePointer<Service>?
         var instance: Any?
         // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
         // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
-        if let storage = madeStorage ?? (ObjectScope.isBuiltIn(scope) ? nil : storageLocked()) {
-            instance = storage.instance
-            storage.instance = nil
+        withStorage(makingBuiltIn: false) { storage in
+            // An instance being built now may already hold what is being discarded: it must not be kept.
+            if building != nil { staleBuild = true }
+            typed = typedShared
+            typedShared = nil
+            instance = storage?.instance
+            storage?.instance = nil
         }
-        lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
         Self.free(typed)
         _ = instance

@@ -1,7 +1,8 @@
 /// Keeps the instances of one registration on behalf of its ``ObjectScope``.
 ///
 /// The container calls a storage only under that registration's lock, so an implementation
-/// need not be thread-safe itself.
+/// need not be thread-safe itself; its methods must therefore not resolve the registration they
+/// store.
 public protocol InstanceStorage: AnyObject {
     /// The instance kept outside any particular graph.
     var instance: Any? { get set }

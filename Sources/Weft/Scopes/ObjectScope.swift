@@ -1,6 +1,8 @@
 /// Decides how instances of a registration are shared, by making an ``InstanceStorage`` for it.
 public protocol ObjectScopeProtocol: AnyObject, Sendable {
-    /// Makes the storage for one registration; called once per registration in this scope.
+    /// Makes the storage for one registration; called when the registration first needs one, without any of
+    /// the container's locks held (it may use the container). When threads race to make it, each may call
+    /// this, and one storage is kept.
     func makeStorage() -> any InstanceStorage
 }
 
