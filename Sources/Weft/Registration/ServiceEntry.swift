@@ -110,13 +110,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         copy.initialize(to: instance)
-        let dropped: UnsafeMutablePointer<Service>? = withStorage { storage in
-            guard !staleBuild else { return copy }
-            storage?.setInstance(erased, inGraph: graph)
-            guard scope === ObjectScope.container || isScopeCopy else { return copy }
-            defer { typedShared = copy }
-            return typedShared
+        var dropped: UnsafeMutablePointer<Service>? = copy
+        let storage = lockWithStorage()
+        if !staleBuild {
+            storage.setInstance(erased, inGraph: graph)
+            if scope === ObjectScope.container || isScopeCopy {
+                dropped = typedShared
+                typedShared = copy
+            }
         }
+        lock.unlock()
         Self.free(dropped)
         return noteOwned(erased)
     }
@@ -146,27 +149,19 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.withLock { scope }
     }
 
-    /// Runs `body` under the lock with the scope's storage for this registration (nil when not `needed`). The
-    /// storage is made on first need: a built-in scope's under the lock; any other scope's before taking it,
-    /// since making it runs the scope object's code.
-    /// A built-in scope's storage is not made when `makingBuiltIn` is false (one not made yet holds nothing).
-    @inline(__always)
-    private func withStorage<T>(
-        needed: Bool = true,
-        makingBuiltIn: Bool = true,
-        _ body: ((any InstanceStorage)?) -> T
-    ) -> T {
+    /// Takes the lock and returns the scope's storage for this registration; the caller releases the lock. The
+    /// storage is made on first need: a built-in scope's under the lock; any other scope's with the lock let go,
+    /// since making it runs the scope object's code. Not generic and without a closure, so that the
+    /// registration's unspecialised code looks up no type metadata for it.
+    private func lockWithStorage() -> any InstanceStorage {
         lock.lock()
-        defer { lock.unlock() }
-        guard needed else { return body(nil) }
         while true {
-            if let madeStorage { return body(madeStorage) }
+            if let madeStorage { return madeStorage }
             let scope = self.scope
             if ObjectScope.isBuiltIn(scope) {
-                guard makingBuiltIn else { return body(nil) }
                 let made = scope.makeStorage()
                 madeStorage = made
-                return body(made)
+                return made
             }
             lock.unlock()
             let made = scope.makeStorage()
@@ -179,19 +174,25 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     {
-        withStorage(needed: policy != .transient) { storage in
-            if let building = building, building.state !== state {
-                guard building.state === ResolutionState.asyncCompletion else { return .busy }
-                if building.graph == graph, let stored = storage?.instance(inGraph: graph) {
-                    return .stored(stored)
-                }
-                return .completingAsync
-            }
-            if let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
-            guard coordinated, building == nil else { return .free }
-            building = (state, graph)
-            return .claimed
+        let storage: (any InstanceStorage)?
+        if policy == .transient {
+            lock.lock()
+            storage = nil
+        } else {
+            storage = lockWithStorage()
         }
+        defer { lock.unlock() }
+        if let building = building, building.state !== state {
+            guard building.state === ResolutionState.asyncCompletion else { return .busy }
+            if building.graph == graph, let stored = storage?.instance(inGraph: graph) {
+                return .stored(stored)
+            }
+            return .completingAsync
+        }
+        if let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
+        guard coordinated, building == nil else { return .free }
+        building = (state, graph)
+        return .claimed
     }
 
     override func releaseClaim(by state: ResolutionState) {
@@ -217,15 +218,18 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
-        withStorage { $0?.instance(inGraph: graph) }
+        let storage = lockWithStorage()
+        defer { lock.unlock() }
+        return storage.instance(inGraph: graph)
     }
 
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
-        let (dropped, shared) = withStorage { storage in
-            if instance == nil || !staleBuild { storage?.setInstance(instance, inGraph: graph) }
-            defer { if instance == nil { typedShared = nil } }
-            return (instance == nil ? typedShared : nil, policy == .shared)
-        }
+        let storage = lockWithStorage()
+        if instance == nil || !staleBuild { storage.setInstance(instance, inGraph: graph) }
+        let dropped = instance == nil ? typedShared : nil
+        if instance == nil { typedShared = nil }
+        let shared = policy == .shared
+        lock.unlock()
         Self.free(dropped)
         if shared, let instance { return noteOwned(instance) }
         return true
@@ -240,18 +244,24 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func discardInstance() {
-        var typed: UnsafeMutablePointer<Service>?
-        var instance: Any?
+        // Without a closure: one capturing a typed optional would look up its generic metadata on each call.
+        lock.lock()
         // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
         // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
-        withStorage(makingBuiltIn: false) { storage in
-            // An instance being built now may already hold what is being discarded: it must not be kept.
-            if building != nil { staleBuild = true }
-            typed = typedShared
-            typedShared = nil
-            instance = storage?.instance
-            storage?.instance = nil
+        if madeStorage == nil, !ObjectScope.isBuiltIn(scope) {
+            lock.unlock()
+            _ = lockWithStorage()
         }
+        // An instance being built now may already hold what is being discarded: it must not be kept.
+        if building != nil { staleBuild = true }
+        let typed = typedShared
+        typedShared = nil
+        var instance: Any?
+        if let storage = madeStorage {
+            instance = storage.instance
+            storage.instance = nil
+        }
+        lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
         Self.free(typed)
         _ = instance
