@@ -35,7 +35,7 @@ public struct AsyncResolver: Sendable {
         name: String? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Service {
-        try await make(serviceType, name: name, arguments: PackBox(values: ()))
+        try await make(serviceType, name: name)
     }
 
     /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or throws a
@@ -62,7 +62,7 @@ public struct AsyncResolver: Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) async -> Service? {
         await reportingFailure(serviceType) {
-            try await make(serviceType, name: name, arguments: PackBox(values: ()))
+            try await make(serviceType, name: name)
         }
     }
 
@@ -92,7 +92,7 @@ public struct AsyncResolver: Sendable {
         }
     }
 
-    /// Resolves `Service` with `arguments`: within this resolver's resolution, or as a new top-level one.
+    /// Resolves `Service` with `arguments`.
     private func make<Service, each Argument>(
         _: Service.Type,
         name: String?,
@@ -104,23 +104,50 @@ public struct AsyncResolver: Sendable {
             argumentsType: (any Resolver, repeat each Argument).self,
             name: name
         )
-        let made: Made
-        // A resolver its factory kept resolves on its own once the factory has returned.
-        let live = context.flatMap { $0.isLive ? $0 : nil }
-        if let live {
-            made = try await container.makeAsync(Service.self, key: key, context: live, arguments: arguments)
-        } else {
-            let graph = AsyncGraph()
-            let root = AsyncContext(graph: graph)
-            do {
-                made = try await container.makeAsync(Service.self, key: key, context: root, arguments: arguments)
-            } catch {
-                graph.end()
-                throw error
-            }
-            graph.end()
+        let container = container
+        let made = try await make(key, arguments: arguments) {
+            try container.make(Service.self, name: name, option: nil, arguments: repeat each arguments.values)
         }
+        return try cast(made, key: key)
+    }
+
+    /// Resolves `Service` without runtime arguments: no parameter pack, whose types the runtime would look up
+    /// on every call.
+    private func make<Service>(
+        _: Service.Type,
+        name: String?,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Service {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
+        let container = container
+        let made = try await make(key, arguments: ()) {
+            try container.makeWithoutArguments(Service.self, name: name)
+        }
+        return try cast(made, key: key)
+    }
+
+    /// Makes `key`: within this resolver's resolution, or as a new top-level one.
+    private func make(
+        _ key: ServiceKey,
+        arguments: any Sendable,
+        isolation: isolated (any Actor)? = #isolation,
+        synchronously: @Sendable () throws -> Any
+    ) async throws -> Made {
+        // A resolver its factory kept resolves on its own once the factory has returned.
+        if let context, context.isLive {
+            return try await container.makeAsync(
+                key: key, context: context, arguments: arguments, synchronously: synchronously)
+        }
+        let graph = AsyncGraph()
+        defer { graph.end() }
+        return try await container.makeAsync(
+            key: key, context: AsyncContext(graph: graph), arguments: arguments, synchronously: synchronously)
+    }
+
+    /// What `key`'s registration made, as `Service`.
+    private func cast<Service>(_ made: Made, key: ServiceKey) throws -> Service {
         if let service = made.value as? Service { return service }
+        let live = context.flatMap { $0.isLive ? $0 : nil }
         throw ResolutionError(
             reason: .typeMismatch,
             key: key,

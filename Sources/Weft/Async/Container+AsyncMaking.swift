@@ -2,25 +2,24 @@
 /// ``AsyncGraph``, ``AsyncBuilds``); services with synchronous factories are made by the synchronous engine
 /// on the current thread, inside the same object graph.
 extension Container {
-    /// Makes the registration for `key` within `context`'s graph.
-    func makeAsync<Service, each Argument>(
-        _: Service.Type,
+    /// Makes the registration for `key` within `context`'s graph: one with an async factory here, called with
+    /// the runtime `arguments` (boxed, `()` for none); any other with `synchronously`, the synchronous engine's
+    /// resolve of the same request. Not generic: the requests of every service and arity share this code.
+    func makeAsync(
         key: ServiceKey,
         context: AsyncContext,
-        arguments: PackBox<repeat each Argument>
+        arguments: any Sendable,
+        synchronously: @Sendable () throws -> Any
     ) async throws -> Made {
         // This thread's lookup cache: no lock, no string hashing (a registration the graph found is kept until
         // the graph ends, see ``GraphActivity``).
         let found = ResolutionState.withCurrent { state in state.insideEngine { state.lookups.find(key, in: self) } }
         guard let found, let factory = found.entry.object.asyncFactory else {
             return try await makeSynchronously(
-                Service.self, key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,
-                shared: found?.policy == .shared ? found?.entry.object : nil, context: context, arguments: arguments)
+                key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,
+                shared: found?.policy == .shared ? found?.entry.object : nil, context: context, synchronously)
         }
         let entry = found.entry.object
-        guard let box = factory as? AsyncFactoryBox<repeat each Argument> else {
-            throw ResolutionError(reason: .typeMismatch, key: key, path: context.path + [key.pathComponent])
-        }
         if let findings = context.graph.findings, let asker = context.step?.entry {
             findings.resolving(entry, from: asker)
         }
@@ -32,15 +31,16 @@ extension Container {
             )
         }
         try checkCaptive(entry, key: key, context: context)
-        let recipe = AsyncRecipe(entry: entry, box: box, key: key, hasCallbacks: found.hasCallbacks)
+        let recipe = AsyncRecipe(
+            entry: entry, factory: factory, arguments: arguments, key: key, hasCallbacks: found.hasCallbacks)
         switch found.policy {
         case .transient:
             let step = AsyncStep(entry: entry, key: key, build: nil, shared: false)
-            return try await build(recipe, step: step, context: context, arguments: arguments)
+            return try await build(recipe, step: step, context: context)
         case .perGraph:
-            return try await makeInGraph(recipe, context: context, arguments: arguments)
+            return try await makeInGraph(recipe, context: context)
         case .shared:
-            return try await makeShared(recipe, context: context, arguments: arguments)
+            return try await makeShared(recipe, context: context)
         case .perScope:
             throw outsideScope(key, path: context.path + [key.pathComponent])
         }
@@ -48,11 +48,7 @@ extension Container {
 
     /// A graph-scoped instance of an async factory: the graph's, or one made now (other tasks of the graph
     /// that ask meanwhile wait for it).
-    private func makeInGraph<each Argument>(
-        _ recipe: AsyncRecipe<repeat each Argument>,
-        context: AsyncContext,
-        arguments: PackBox<repeat each Argument>
-    ) async throws -> Made {
+    private func makeInGraph(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
@@ -71,7 +67,7 @@ extension Container {
             },
             make: { build in
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: false)
-                let made = try await self.build(recipe, step: step, context: context, arguments: arguments)
+                let made = try await self.build(recipe, step: step, context: context)
                 AsyncBuilds.lock.withLock {
                     graph.slots[id] = .made(made)
                     // Into the registration's storage only when a synchronous part of the graph may look.
@@ -89,11 +85,7 @@ extension Container {
 
     /// A shared instance of an async factory (`.container`, a scope's `.scoped`, custom scopes): the stored
     /// one, or one made now while other tasks that ask wait for it.
-    private func makeShared<each Argument>(
-        _ recipe: AsyncRecipe<repeat each Argument>,
-        context: AsyncContext,
-        arguments: PackBox<repeat each Argument>
-    ) async throws -> Made {
+    private func makeShared(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
@@ -110,8 +102,7 @@ extension Container {
             },
             make: { build in
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
-                let made = try await self.build(
-                    recipe, step: step, context: context, arguments: arguments, store: graph.id)
+                let made = try await self.build(recipe, step: step, context: context, store: graph.id)
                 AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
                 return made
             },
@@ -171,11 +162,10 @@ extension Container {
 
     /// Calls the async factory of `recipe`, stores the instance for `store`'s graph when given (and for the
     /// graph of a graph-scoped one with callbacks), and runs the registration's `initCompleted` callbacks.
-    private func build<each Argument>(
-        _ recipe: AsyncRecipe<repeat each Argument>,
+    private func build(
+        _ recipe: AsyncRecipe,
         step: AsyncStep,
         context: AsyncContext,
-        arguments: PackBox<repeat each Argument>,
         store: GraphIdentifier? = nil
     ) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
@@ -183,7 +173,11 @@ extension Container {
         let made: Made
         do {
             defer { inner.factoryDidReturn() }
-            made = try await recipe.box.make(AsyncResolver(container: self, context: inner), arguments)
+            let resolver = AsyncResolver(container: self, context: inner)
+            guard let result = try await recipe.factory.make(resolver, recipe.arguments) else {
+                throw ResolutionError(reason: .typeMismatch, key: key, path: inner.path)
+            }
+            made = result
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -236,24 +230,20 @@ extension Container {
     /// Makes `key`, whose factory is synchronous (or which has no registration, for the error), with the
     /// synchronous engine on this thread, in `context`'s graph; on the main actor when its factory needs it.
     /// While another thread builds the `shared` registration, the task suspends instead of blocking.
-    private func makeSynchronously<Service, each Argument>(
-        _: Service.Type,
+    private func makeSynchronously(
         key: ServiceKey,
         onMainActor: Bool,
         shared: _ServiceEntryBase?,
         context: AsyncContext,
-        arguments: PackBox<repeat each Argument>
+        _ synchronously: @Sendable () throws -> Any
     ) async throws -> Made {
         let awaited = shared.map(ObjectIdentifier.init)
-        let make: @Sendable () throws -> Made = {
+        @Sendable func make() throws -> Made {
             do {
                 return try self.runSegment(context) { state in
                     state.suspendsForBuildOf = awaited
                     defer { state.suspendsForBuildOf = nil }
-                    return Made(
-                        value: try self.make(
-                            Service.self, name: key.name, option: nil, arguments: repeat each arguments.values)
-                    )
+                    return Made(value: try synchronously())
                 }
             } catch let error as ResolutionError {
                 throw self.continuing(error, context: context)
@@ -325,10 +315,12 @@ private enum AsyncClaim {
     case build(AsyncBuild)
 }
 
-/// What the engine needs of an async registration to build it.
-private struct AsyncRecipe<each Argument> {
+/// What the engine needs of an async registration to build it: the factory, and the request's runtime
+/// arguments, boxed.
+private struct AsyncRecipe {
     let entry: _ServiceEntryBase
-    let box: AsyncFactoryBox<repeat each Argument>
+    let factory: AsyncFactory
+    let arguments: any Sendable
     let key: ServiceKey
     let hasCallbacks: Bool
 }

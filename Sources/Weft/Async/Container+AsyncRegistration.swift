@@ -1,8 +1,10 @@
-/// An `async` factory, erased to return a ``Made``; the arguments come boxed.
-final class AsyncFactoryBox<each Argument>: @unchecked Sendable {
-    let make: @Sendable (AsyncResolver, PackBox<repeat each Argument>) async throws -> Made
+/// An `async` factory, erased to return a ``Made``: the runtime arguments come boxed (a ``PackBox``, or `()`
+/// for none), and nil is returned when they are not the ones the factory takes. Not generic, so that the
+/// engine calls every factory through the same code.
+final class AsyncFactory: @unchecked Sendable {
+    let make: @Sendable (AsyncResolver, any Sendable) async throws -> Made?
 
-    init(_ make: @escaping @Sendable (AsyncResolver, PackBox<repeat each Argument>) async throws -> Made) {
+    init(_ make: @escaping @Sendable (AsyncResolver, any Sendable) async throws -> Made?) {
         self.make = make
     }
 }
@@ -40,7 +42,8 @@ extension Container {
             plainFactory: { _ in throw asyncFactoryResolvedSynchronously() },
             objectScope: defaultObjectScope
         )
-        entry.asyncFactory = asyncFactoryBox { (resolver: AsyncResolver) in try await factory(resolver) }
+        // Without arguments: no pack to unbox.
+        entry.asyncFactory = AsyncFactory { resolver, _ in Made(value: try await factory(resolver)) }
         addPlain(entry, as: serviceType, name: name)
         return entry
     }
@@ -89,12 +92,13 @@ extension Container {
     }
 }
 
-/// Boxes an async factory; the pack is inferred from the factory's parameters.
+/// Boxes an async factory that takes runtime arguments; the pack is inferred from the factory's parameters.
 private func asyncFactoryBox<Service, each Argument>(
     _ factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> Service
-) -> AsyncFactoryBox<repeat each Argument> {
-    AsyncFactoryBox { resolver, arguments in
-        Made(value: try await factory(resolver, repeat each arguments.values))
+) -> AsyncFactory {
+    AsyncFactory { resolver, arguments in
+        guard let arguments = arguments as? PackBox<repeat each Argument> else { return nil }
+        return Made(value: try await factory(resolver, repeat each arguments.values))
     }
 }
 

@@ -245,8 +245,9 @@ final class Verification {
         func make<Service>(_: Service.Type) async throws -> Made {
             let graph = AsyncGraph(recording: site.findings)
             defer { graph.end() }
-            return try await scope.makeAsync(
-                Service.self, key: key, context: AsyncContext(graph: graph), arguments: PackBox(values: ()))
+            return try await scope.makeAsync(key: key, context: AsyncContext(graph: graph), arguments: ()) {
+                try scope.make(Service.self, name: key.name, option: nil)
+            }
         }
         return try await make(key.serviceType)
     }

@@ -53,9 +53,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// What an autoregistered service's initializer takes; nil for a closure registration. Set before the
     /// entry is published, never changed afterwards.
     var declaredDependencies: [DeclaredDependency]?
-    /// The factory of a registration made with an `async` closure (an ``AsyncFactoryBox``); nil for a
+    /// The factory of a registration made with an `async` closure (an ``AsyncFactory``); nil for a
     /// synchronous one. Set before the entry is published, never changed afterwards.
-    var asyncFactory: AnyObject?
+    var asyncFactory: AsyncFactory?
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
     var runsOnMainActor = false
     /// Whether this is a scope's own copy of a `.scoped` registration of one of its parents (see
