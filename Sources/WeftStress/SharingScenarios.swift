@@ -18,7 +18,7 @@ enum SharingScenarios {
         }
     }
 
-    static let all: [Scenario] = [weakUnderThreads, singletonOnce, asyncSingletonComplete]
+    static let all: [Scenario] = [weakUnderThreads, singletonOnce, asyncSingletonComplete, tasksAwaitThreadBuilds]
 
     static let weakUnderThreads = Scenario(
         name: "weak-under-threads",
@@ -127,6 +127,59 @@ enum SharingScenarios {
             context.check(threads && tasks, "async singleton readers did not finish")
             for note in seen.noted { context.violation(note) }
             if failFirst { context.check(seen.count("serial 1") == 0, "the instance whose callbacks threw was used") }
+            context.iterations += 1
+        }
+    }
+
+    static let tasksAwaitThreadBuilds = Scenario(
+        name: "tasks-await-thread-builds",
+        summary: "threads build .container singletons with slow synchronous factories while tasks, some of them "
+            + "cancelled, await them: one instance each, configured, and every task returns"
+    ) { context in
+        while context.hasTime {
+            let container = Container()
+            let made = Tally()
+            let delay = UInt32(100 + context.random.below(2_000))
+            container.register(Configured.self) { _ in
+                usleep(delay)
+                return Configured(serial: made.add("made"))
+            }
+            .inObjectScope(.container)
+            .initCompleted { _, instance in instance.configured = true }
+            let seen = Tally()
+            let group = DispatchGroup()
+            var tasks: [Task<Void, Never>] = []
+            for _ in 0..<16 {
+                group.enter()
+                tasks.append(
+                    Task.detached {
+                        defer { group.leave() }
+                        do {
+                            let instance = try await container.async.require(Configured.self)
+                            if !instance.configured { seen.note("task got #\(instance.serial) unconfigured") }
+                            if instance.serial != 1 { seen.note("task got instance #\(instance.serial)") }
+                        } catch is CancellationError {
+                            seen.add("cancelled")
+                        } catch {
+                            seen.note("task failed: \(error)")
+                        }
+                    })
+            }
+            let cancelled = context.random.below(4)
+            for task in tasks.prefix(cancelled) { task.cancel() }
+            let threads = onThreads(2) { _ in
+                for _ in 0..<10 {
+                    guard let instance = try? container.require(Configured.self), instance.configured else {
+                        seen.note("a thread got no configured instance")
+                        continue
+                    }
+                    if instance.serial != 1 { seen.note("thread got instance #\(instance.serial)") }
+                }
+            }
+            let finished = group.wait(timeout: .now() + 60) == .success
+            context.check(threads && finished, "tasks awaiting a thread's build did not finish")
+            for note in seen.noted { context.violation(note) }
+            context.check(made.count("made") == 1, "made \(made.count("made")) instances")
             context.iterations += 1
         }
     }
