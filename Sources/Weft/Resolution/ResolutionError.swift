@@ -14,7 +14,7 @@
 ///     // Registered instead: Engine named "v6"
 /// }
 /// ```
-public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendable {
+public struct ResolutionError: Error, @unchecked Sendable {
     /// What went wrong.
     public enum Reason: String, Sendable, CaseIterable {
         /// Nothing is registered for the requested type, name and argument types.
@@ -90,139 +90,22 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         self.key = key
     }
 
-    private let request: String
+    let request: String
     /// Whether the cycle runs through `initCompleted` callbacks of unshared instances.
-    private let cycleThroughCallbacks: Bool
+    let cycleThroughCallbacks: Bool
     /// Whether the cycle was found between threads that each wait for what another one makes.
-    private let acrossThreads: Bool
+    let acrossThreads: Bool
     /// For `.requiresAsync`: an async resolve has made the instance and is still running its callbacks.
-    private let asyncInFlight: Bool
+    let asyncInFlight: Bool
     /// When the step that closes the cycle asked through a `Lazy` or `Provider` (and read it inside its
     /// factory): that wrapper, e.g. `Lazy<Engine>`.
-    private let closingWrapper: String?
+    let closingWrapper: String?
     /// For a type mismatch: the type of the instance the registration made.
-    private let madeType: String?
+    let madeType: String?
     /// For a path too deep: the bytes of the thread's stack in use when the resolve stopped, and its size.
-    private let stackUse: (used: Int, size: Int)?
+    let stackUse: (used: Int, size: Int)?
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
-
-    /// The full message: identifier, what failed, the resolution path and what exists instead.
-    public var description: String {
-        var lines = ["[\(identifier)] " + headline]
-        if reason == .tooDeep {
-            lines.append("Resolution path: " + Self.shortened(path))
-        } else if path.count > (reason == .circularDependency ? cycleLength : 1) {
-            lines.append("Resolution path: " + path.joined(separator: " -> "))
-        }
-        if !suggestions.isEmpty {
-            lines.append("Registered instead: " + suggestions.joined(separator: "; "))
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// How many steps of the path form the cycle: from the previous occurrence of the last step.
-    private var cycleLength: Int {
-        guard let last = path.last, let previous = path.dropLast().lastIndex(of: last) else { return 0 }
-        return path.count - previous
-    }
-
-    private var headline: String {
-        switch reason {
-        case .missingRegistration:
-            return "No registration for \(request)."
-        case .circularDependency:
-            let cycle = Array(path.suffix(cycleLength))
-            let closing = cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType
-            let wrapped =
-                name.map { "Lazy<\(serviceType)> or Provider<\(serviceType)> (named \"\($0)\")" }
-                ?? "Lazy<\(serviceType)> or Provider<\(serviceType)>"
-            if cycleThroughCallbacks {
-                return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
-                    + "These services ask for each other again and again: none of them is shared within the "
-                    + "object graph, so every request makes a new instance that asks once more.\n"
-                    + "Break it by giving one of them a shared scope (.graph, the default, or .container), "
-                    + "or let \(closing) take \(wrapped)."
-            }
-            let threads =
-                acrossThreads
-                ? "The cycle closes across threads: each thread was making one of these services and waiting for "
-                    + "another thread to finish the next.\n" : ""
-            if let closingWrapper {
-                return "Circular dependency: \(cycle.joined(separator: " -> ")).\n" + threads
-                    + "\(closing) already takes \(closingWrapper), but reads it (`instance` or `get()`) before its "
-                    + "factory returns, so the cycle is still closed in the factory.\n"
-                    + "Break it by reading \(closingWrapper) later, after \(closing) is made (on first use), or by "
-                    + "setting that reference in initCompleted."
-            }
-            return "Circular dependency: \(cycle.joined(separator: " -> ")).\n" + threads
-                + "Each factory on this cycle needs the next service before it can return, "
-                + "so none of them can be made first.\n"
-                + "Break it by setting one of these references in initCompleted instead of in the factory, "
-                + "or let \(closing) take \(wrapped)."
-        case .factoryFailed:
-            return "The factory of \(request) threw: \(underlyingText)"
-        case .initCompletedFailed:
-            return "An initCompleted callback of \(request) threw: \(underlyingText)"
-        case .typeMismatch:
-            guard let madeType else { return "The registration used for \(request) made an instance of another type." }
-            return
-                "The registration used for \(request) made an instance of \(madeType), which is not a \(serviceType)."
-        case .notOnMainActor:
-            return "The factory of \(request) is @MainActor, but it was resolved off the main actor, where it "
-                + "cannot run.\n"
-                + "Resolve it from main-actor code (a @MainActor function, or inside `await MainActor.run { }`), "
-                + "or inject Lazy<\(serviceType)> and read it on the main actor."
-        case .requiresAsync where asyncInFlight:
-            return "The factory of \(request) is async, and a synchronous resolve asked for it while an async "
-                + "resolve is still completing it (running its initCompleted callbacks).\n"
-                + "Resolve it from async code: `try await container.async.require(\(serviceType).self)` waits for "
-                + "it; synchronous code can use it once the async resolve has finished."
-        case .requiresAsync:
-            return "The factory of \(request) is async, and a synchronous resolve needed a new instance of it.\n"
-                + "Resolve it from async code: `try await container.async.require(\(serviceType).self)`, or in an "
-                + "async factory `try await r.require(\(serviceType).self)`. (Once an async resolve has made a "
-                + ".container instance, synchronous code can use that instance.)"
-        case .outsideScope, .scopeEnded, .captiveDependency:
-            return scopeHeadline
-        case .tooDeep:
-            let stack = stackUse.map { " (\($0.used >> 10) KiB of its \($0.size >> 10) KiB)" } ?? ""
-            return "Resolving \(request) went \(path.count) services deep, and this thread's stack is nearly "
-                + "used up\(stack): going deeper would crash the program, so the resolve stops here.\n"
-                + "Each service on the path is made by a factory that asks for the next one. If the depth is "
-                + "meant, resolve on a thread with a larger stack, or build the chain in a loop rather than one "
-                + "factory per link; if not, look for registrations that keep asking for one more."
-        }
-    }
-
-    /// A long path with its middle left out: the first and last few steps and how many are between.
-    private static func shortened(_ path: [String]) -> String {
-        guard path.count > 12 else { return path.joined(separator: " -> ") }
-        let head = path.prefix(5).joined(separator: " -> ")
-        let tail = path.suffix(5).joined(separator: " -> ")
-        return "\(head) -> ... (\(path.count - 10) more) ... -> \(tail)"
-    }
-
-    private var scopeHeadline: String {
-        switch reason {
-        case .outsideScope:
-            return "\(request) is .scoped (one instance per scope), and it was resolved outside any scope.\n"
-                + "Resolve it from a scope: `let scope = container.makeScope()`, then `scope.require(...)` or "
-                + "`try await scope.async.require(...)`, and `try await scope.end()` when the unit of work is done."
-        case .scopeEnded:
-            return "\(request) is .scoped, and the scope it was resolved from has ended (its instances are torn "
-                + "down). Make a new scope for new work."
-        default:
-            let holder = path.count >= 2 ? path[path.count - 2] : "A shared service"
-            return "\(holder) is kept beyond one scope (it is shared, e.g. .container), and it was being made with "
-                + "\(request), which is .scoped: it would keep the instance of one scope after that scope ends.\n"
-                + "Make \(holder) .scoped or .transient too, or pass it what it needs per call instead of at creation."
-        }
-    }
-
-    private var underlyingText: String {
-        underlyingError.map { String(describing: $0) } ?? "an unknown error"
-    }
 }
 
 extension ResolutionError {
