@@ -159,6 +159,19 @@ final class RequestCache: Sendable {
         #expect(log.values == ["work 2", "work 1", "work 1"])
     }
 
+    @Test func endingTheContainerLeavesACustomScopesInstancesToThatScope() async throws {
+        let log = Collected<String>()
+        let container = Container()
+        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
+        container.register(RequestWork.self) { _ in RequestWork(id: 1, log: log) }.inObjectScope(session)
+        let work = try container.require(RequestWork.self)
+        try await container.end()
+        #expect(log.values.isEmpty)
+        #expect(try container.require(RequestWork.self) === work)
+        container.resetObjectScope(session)
+        #expect(try container.require(RequestWork.self) !== work)
+    }
+
     @Test func endingAScopeReleasesSingletonsRegisteredInTheScopeItself() async throws {
         let log = Collected<String>()
         let container = Container()

@@ -234,7 +234,7 @@ public final class Container: @unchecked Sendable {
         while let current = container {
             if scope == nil, current.isScope { scope = current }
             if let entry = current.lock.withLock({ current.services[key] }) {
-                guard let scope, entry.objectScope === ObjectScope.scoped else { return entry }
+                guard let scope, entry.configuration.policy == .perScope else { return entry }
                 return scope.scopeCopy(of: entry, cached: true)
             }
             container = current.parent

@@ -194,39 +194,3 @@ extension Verification {
         }
     }
 }
-
-/// How long a scope keeps instances, as the captive-dependency check compares them.
-enum Lifetime: Equatable {
-    case transient
-    case graph
-    case weak
-    case container
-    /// `.scoped`: one instance per scope, released when the scope ends.
-    case scoped
-    /// A custom scope: instances live until the scope is reset, independently of other scopes.
-    case custom(ObjectIdentifier)
-
-    init(_ scope: any ObjectScopeProtocol) {
-        if scope === ObjectScope.transient {
-            self = .transient
-        } else if scope === ObjectScope.graph {
-            self = .graph
-        } else if scope === ObjectScope.weak {
-            self = .weak
-        } else if scope === ObjectScope.container {
-            self = .container
-        } else if scope === ObjectScope.scoped {
-            self = .scoped
-        } else {
-            self = .custom(ObjectIdentifier(scope))
-        }
-    }
-
-    /// Whether the container itself keeps the instances beyond an object graph: `.container` and custom scopes.
-    var keepsInstances: Bool {
-        switch self {
-        case .container, .custom, .scoped: return true
-        case .transient, .graph, .weak: return false
-        }
-    }
-}

@@ -427,7 +427,7 @@ struct VerifiedNode {
         forwarded = Array(sorted.dropFirst())
         self.entry = entry
         let scope = entry.objectScope
-        lifetime = Lifetime(scope)
+        lifetime = ScopeBehavior.of(scope).lifetime
         scopeName = String(describing: scope)
     }
 

@@ -12,7 +12,8 @@ extension ServiceEntry {
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         let dropped = lock.withLock {
             scope = objectScope
-            policy = Self.policy(of: objectScope, scopeCopy: isScopeCopy)
+            behavior = ScopeBehavior.of(objectScope)
+            policy = Self.policy(of: behavior, scopeCopy: isScopeCopy)
             defer {
                 madeStorage = nil
                 typedShared = nil
@@ -67,7 +68,8 @@ extension ServiceEntry {
         copy.isScopeCopy = forScope
         copy.scopeOriginal = forScope ? self : nil
         lock.withLock {
-            (copy.scope, copy.policy) = (scope, Self.policy(of: scope, scopeCopy: forScope))
+            (copy.scope, copy.behavior) = (scope, behavior)
+            copy.policy = Self.policy(of: behavior, scopeCopy: forScope)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
         }
         copy.declaredDependencies = declaredDependencies
@@ -77,11 +79,10 @@ extension ServiceEntry {
         return copy
     }
 
-    /// The policy of a registration in `scope`: the built-in scope's own (see ``ObjectScope/sharingPolicy``),
-    /// `.shared` for any other; a scope's copy of a `.scoped` registration is the scope's shared instance.
-    static func policy(of scope: any ObjectScopeProtocol, scopeCopy: Bool) -> SharingPolicy {
-        let policy = (scope as? ObjectScope)?.sharingPolicy ?? .shared
-        return scopeCopy && policy == .perScope ? .shared : policy
+    /// The policy of a registration in a scope that behaves as `behavior`; a scope's copy of a `.scoped`
+    /// registration is the scope's shared instance.
+    static func policy(of behavior: ScopeBehavior, scopeCopy: Bool) -> SharingPolicy {
+        scopeCopy && behavior.sharing == .perScope ? .shared : behavior.sharing
     }
 
     /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts
@@ -101,7 +102,7 @@ extension ServiceEntry {
             }
             return true
         }
-        guard needsTeardown, lock.withLock({ scope === ObjectScope.container }) else { return true }
+        guard needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
         container?.adoptForTeardown(instance, label: String(describing: serviceType))
         return true
     }

@@ -24,6 +24,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
     var policy: SharingPolicy
+    /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
+    var behavior: ScopeBehavior
     var hasCallbacks = false
     /// The resolution that claimed the right to build the shared instance, until the instance is complete.
     private var building: (state: ResolutionState, graph: GraphIdentifier)?
@@ -52,7 +54,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
-        self.policy = objectScope.sharingPolicy
+        self.behavior = objectScope.behavior
+        self.policy = behavior.sharing
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -68,7 +71,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = nil
         self.plainFactory = plainFactory
         self.scope = objectScope
-        self.policy = objectScope.sharingPolicy
+        self.behavior = objectScope.behavior
+        self.policy = behavior.sharing
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -114,7 +118,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let storage = lockWithStorage()
         if !staleBuild {
             storage.setInstance(erased, inGraph: graph)
-            if scope === ObjectScope.container || isScopeCopy {
+            if behavior.keptByContainer || isScopeCopy {
                 dropped = typedShared
                 typedShared = copy
             }
@@ -158,7 +162,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         while true {
             if let madeStorage { return madeStorage }
             let scope = self.scope
-            if ObjectScope.isBuiltIn(scope) {
+            if behavior.isBuiltIn {
                 let made = scope.makeStorage()
                 madeStorage = made
                 return made
@@ -248,7 +252,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
         // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
-        if madeStorage == nil, !ObjectScope.isBuiltIn(scope) {
+        if madeStorage == nil, !behavior.isBuiltIn {
             lock.unlock()
             _ = lockWithStorage()
         }

@@ -1,17 +1,3 @@
-/// How a registration's scope shares its instances, which decides how resolutions coordinate.
-enum SharingPolicy {
-    /// A new instance every time: nothing to look up or coordinate.
-    case transient
-    /// One instance per graph (`.graph`): graphs on different threads never share, so they never wait.
-    case perGraph
-    /// Instances shared across graphs (`.container`, `.weak`, custom scopes): built once, with other
-    /// threads waiting until the builder has finished the instance.
-    case shared
-    /// A `.scoped` registration asked for where no scope is: it cannot be made (a scope makes and uses its
-    /// own copy of the registration, whose policy is ``shared``).
-    case perScope
-}
-
 /// What ``ServiceEntryProtocol/claim(by:graph:policy:coordinated:)`` found.
 enum BuildClaim {
     /// A usable instance is stored.

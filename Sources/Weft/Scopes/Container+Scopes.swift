@@ -18,7 +18,7 @@ extension ObjectScope {
     public static let scoped = ObjectScope(
         storageFactory: PermanentStorage.init,
         description: "scoped",
-        sharingPolicy: .perScope
+        behavior: .scoped
     )
 }
 
@@ -90,7 +90,7 @@ extension Container {
         let copies = lock.withLock { isScope ? lifetimeLocked().copies.copies : [] }
         for (_, copy) in copies { copy.discardInstance() }
         guard hasOwnRegistrations else { return }
-        for entry in entries(where: { $1.objectScope === ObjectScope.container }) {
+        for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()
         }
     }

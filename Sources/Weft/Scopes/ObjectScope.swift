@@ -20,9 +20,12 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     public let description: String
     private let storageFactory: () -> any InstanceStorage
     private let parent: (any ObjectScopeProtocol)?
-    /// How a registration in this scope shares its instances: known for the built-in scopes, `.shared` for every
-    /// other, so that a registration reads it rather than comparing the scope with each built-in one.
-    let sharingPolicy: SharingPolicy
+    /// A built-in scope's row of ``ScopeBehavior``; nil for every other (see ``behavior``).
+    private let builtIn: ScopeBehavior?
+
+    /// What this scope does with instances: a built-in scope's own row, the custom row for every other, so that
+    /// a registration reads it rather than comparing the scope with each built-in one.
+    var behavior: ScopeBehavior { builtIn ?? .custom(self) }
 
     /// Makes a scope.
     ///
@@ -38,19 +41,20 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         self.storageFactory = storageFactory
         self.description = description
         self.parent = parent
-        self.sharingPolicy = .shared
+        self.builtIn = nil
     }
 
-    /// Makes a built-in scope, whose registrations share their instances as `sharingPolicy` says.
+    /// Makes a built-in scope, which does with instances what its `behavior` row says.
     init(
         storageFactory: @escaping () -> any InstanceStorage,
         description: String,
-        sharingPolicy: SharingPolicy
+        behavior: ScopeBehavior,
+        parent: (any ObjectScopeProtocol)? = nil
     ) {
         self.storageFactory = storageFactory
         self.description = description
-        self.parent = nil
-        self.sharingPolicy = sharingPolicy
+        self.parent = parent
+        self.builtIn = behavior
     }
 
     /// Calls the storage factory (combined with the parent scope's storage when there is one).
@@ -65,29 +69,28 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     public static let transient = ObjectScope(
         storageFactory: TransientStorage.init,
         description: "transient",
-        sharingPolicy: .transient
+        behavior: .transient
     )
 
     /// One instance per object graph (one top-level resolve); the default scope.
     public static let graph = ObjectScope(
         storageFactory: GraphStorage.init,
         description: "graph",
-        sharingPolicy: .perGraph
+        behavior: .graph
     )
 
     /// One instance per container (a singleton), shared with its child containers.
-    public static let container = ObjectScope(storageFactory: PermanentStorage.init, description: "container")
+    public static let container = ObjectScope(
+        storageFactory: PermanentStorage.init,
+        description: "container",
+        behavior: .container
+    )
 
     /// One instance for as long as someone outside the container holds it.
     public static let weak = ObjectScope(
         storageFactory: WeakStorage.init,
         description: "weak",
+        behavior: .weak,
         parent: ObjectScope.graph
     )
-
-    /// Whether `scope` is one of Weft's own, whose storage of a registration holds nothing before the
-    /// registration makes an instance (a custom scope's factory may hand out a storage that already does).
-    static func isBuiltIn(_ scope: any ObjectScopeProtocol) -> Bool {
-        scope === transient || scope === graph || scope === container || scope === weak || scope === scoped
-    }
 }
