@@ -239,34 +239,6 @@ enum AsyncBuilds {
         return build.waiters.map(\.continuation)
     }
 
-    /// The builds from `start` along ``AsyncBuild/waitsFor`` to one of `targets`, if any is reachable.
-    private static func chain(from start: AsyncBuild, toAnyOf targets: [AsyncBuild]) -> [AsyncBuild]? {
-        guard !targets.isEmpty else { return nil }
-        var previous: [ObjectIdentifier: AsyncBuild] = [ObjectIdentifier(start): start]
-        var queue = [start]
-        var head = 0
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            if targets.contains(where: { $0 === current }) {
-                var chain = [current]
-                while let last = chain.first, last !== start, let before = previous[ObjectIdentifier(last)] {
-                    chain.insert(before, at: 0)
-                }
-                return chain
-            }
-            for next in current.waitsFor where previous[ObjectIdentifier(next)] == nil {
-                previous[ObjectIdentifier(next)] = current
-                queue.append(next)
-            }
-        }
-        return nil
-    }
-
-    /// The path of a wait cycle: the waiter's path, then the builds it would wait for, back to its own.
-    private static func cyclePath(context: AsyncContext, chain: [AsyncBuild]) -> [String] {
-        context.path + chain.map(\.key.pathComponent)
-    }
 }
 
 /// Identifies one waiting task (by the object's identity) so that its cancellation handler finds its continuation.

@@ -23,13 +23,7 @@ extension Container {
         if let findings = context.graph.findings, let asker = context.step?.entry {
             findings.resolving(entry, from: asker)
         }
-        if context.contains(entry) {
-            throw ResolutionError(
-                reason: .circularDependency,
-                key: key,
-                path: context.path + [key.pathComponent]
-            )
-        }
+        try checkAsyncCycle(entry, key: key, context: context)
         try checkCaptive(entry, key: key, context: context)
         let recipe = AsyncRecipe(
             entry: entry, factory: factory, arguments: arguments, key: key, hasCallbacks: found.hasCallbacks)

@@ -52,41 +52,6 @@ enum BuildCoordinator {
         }
     }
 
-    /// One thread on a cycle of waits: what it waits for and whether that offers an instance.
-    struct WaitHop {
-        let waiter: ResolutionState
-        let offersInstance: Bool
-    }
-
-    /// The waits that lead from `owner` back to `state`, if they do (under the coordinator's lock).
-    static func waitCycle(from state: ResolutionState, owner: ResolutionState) -> [WaitHop]? {
-        var current = owner
-        var cycle: [WaitHop] = []
-        for _ in 0..<1024 {
-            guard let wanted = current.waitingFor, let next = wanted.waitBuilder else { return nil }
-            cycle.append(WaitHop(waiter: current, offersInstance: wanted.offersInstance))
-            if next === state { return cycle }
-            current = next
-        }
-        return nil
-    }
-
-    /// The error for a cycle of waits: `path` is the waiting thread's own (ending with what it waits for),
-    /// followed by each other thread's steps from what it builds to what it waits for, back to this thread.
-    static func cycleError(key: ServiceKey, path: [String], cycle: [WaitHop]) -> ResolutionError {
-        var full = path
-        var current = path[path.count - 1]
-        for hop in cycle {
-            let theirs = hop.waiter.waitingPath
-            guard let index = theirs.firstIndex(of: current) else { break }
-            full += theirs[(index + 1)...]
-            current = theirs[theirs.count - 1]
-        }
-        if full.count > path.count, let index = path.firstIndex(of: current), index < path.count - 1 {
-            full += path[(index + 1)...]
-        }
-        return ResolutionError(reason: .circularDependency, key: key, path: full, acrossThreads: true)
-    }
 }
 
 /// Thrown by the synchronous engine, instead of blocking, when another thread is building the shared

@@ -1,31 +1,6 @@
-/// The steps around a factory call: exact cycle detection, the errors thrown out of line (so that the hot
-/// path's frames stay small), and running the deferred `initCompleted` callbacks.
+/// The steps around a factory call: the errors thrown out of line (so that the hot path's frames stay small),
+/// and running the deferred `initCompleted` callbacks. Cycle detection is in `Cycles.swift`.
 extension Container {
-    /// Throws when `entry` is already being made on this thread: its factory is running (the
-    /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
-    /// `initCompleted` that never reaches a shared instance).
-    @inline(__always)
-    func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
-        guard let first = state.fields.pointee.frames.firstIndex(of: entry) else { return }
-        try checkCycle(entry, key: key, state: state, from: first)
-    }
-
-    /// The rest of ``checkCycle(_:key:state:)`` when `entry` is on the path from frame `first` on.
-    func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState, from first: Int) throws {
-        let loop = state.frames.suffix(from: first)
-        let throughFactories = loop.allSatisfy(\.inFactory)
-        let repeated = loop.dropFirst().contains { $0.entry === entry }
-        guard state.frames[first].inFactory || repeated else { return }
-        let request = state.fields.pointee.wrapperRequest
-        throw ResolutionError(
-            reason: .circularDependency,
-            key: key,
-            path: state.path + [key.pathComponent],
-            cycleThroughCallbacks: !throughFactories,
-            closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil }
-        )
-    }
-
     // The errors of the engine's generic functions are made and thrown out of line, so that their space is not
     // part of those functions' frames (one set per level of a deep graph).
 

@@ -1,0 +1,112 @@
+/// Cycle detection, in one place. A cycle shows up in four ways, each caught where it would otherwise loop or
+/// hang, and each reported as ``ResolutionError/Reason/circularDependency`` with the path that closes it:
+///
+/// - a registration whose factory is already running on this thread's path (the initializer cycle), or that
+///   is on the path twice through `initCompleted` callbacks that never reach a shared instance;
+/// - threads that would wait for each other's shared instances (``BuildCoordinator``);
+/// - an async factory already running on an async resolve's path;
+/// - tasks whose builds would wait for each other (``AsyncBuilds``).
+///
+/// The words of the error and the fix it suggests are in `Diagnostics/ResolutionError+Messages.swift`;
+/// verification finds cycles in the graph it recorded (`Diagnostics/Verification+GraphChecks.swift`).
+extension Container {
+    /// Throws when `entry` is already being made on this thread: its factory is running (the
+    /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
+    /// `initCompleted` that never reaches a shared instance).
+    @inline(__always)
+    func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
+        guard let first = state.fields.pointee.frames.firstIndex(of: entry) else { return }
+        try checkCycle(entry, key: key, state: state, from: first)
+    }
+
+    /// The rest of ``checkCycle(_:key:state:)`` when `entry` is on the path from frame `first` on.
+    func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState, from first: Int) throws {
+        let loop = state.frames.suffix(from: first)
+        let throughFactories = loop.allSatisfy(\.inFactory)
+        let repeated = loop.dropFirst().contains { $0.entry === entry }
+        guard state.frames[first].inFactory || repeated else { return }
+        let request = state.fields.pointee.wrapperRequest
+        throw ResolutionError(
+            reason: .circularDependency,
+            key: key,
+            path: state.path + [key.pathComponent],
+            cycleThroughCallbacks: !throughFactories,
+            closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil }
+        )
+    }
+
+    /// Throws when `entry`'s async factory is already running on `context`'s path.
+    func checkAsyncCycle(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
+        guard context.contains(entry) else { return }
+        throw ResolutionError(reason: .circularDependency, key: key, path: context.path + [key.pathComponent])
+    }
+}
+
+extension BuildCoordinator {
+    /// One thread on a cycle of waits: what it waits for and whether that offers an instance.
+    struct WaitHop {
+        let waiter: ResolutionState
+        let offersInstance: Bool
+    }
+
+    /// The waits that lead from `owner` back to `state`, if they do (under the coordinator's lock).
+    static func waitCycle(from state: ResolutionState, owner: ResolutionState) -> [WaitHop]? {
+        var current = owner
+        var cycle: [WaitHop] = []
+        for _ in 0..<1024 {
+            guard let wanted = current.waitingFor, let next = wanted.waitBuilder else { return nil }
+            cycle.append(WaitHop(waiter: current, offersInstance: wanted.offersInstance))
+            if next === state { return cycle }
+            current = next
+        }
+        return nil
+    }
+
+    /// The error for a cycle of waits: `path` is the waiting thread's own (ending with what it waits for),
+    /// followed by each other thread's steps from what it builds to what it waits for, back to this thread.
+    static func cycleError(key: ServiceKey, path: [String], cycle: [WaitHop]) -> ResolutionError {
+        var full = path
+        var current = path[path.count - 1]
+        for hop in cycle {
+            let theirs = hop.waiter.waitingPath
+            guard let index = theirs.firstIndex(of: current) else { break }
+            full += theirs[(index + 1)...]
+            current = theirs[theirs.count - 1]
+        }
+        if full.count > path.count, let index = path.firstIndex(of: current), index < path.count - 1 {
+            full += path[(index + 1)...]
+        }
+        return ResolutionError(reason: .circularDependency, key: key, path: full, acrossThreads: true)
+    }
+}
+
+extension AsyncBuilds {
+    /// The builds from `start` along ``AsyncBuild/waitsFor`` to one of `targets`, if any is reachable.
+    static func chain(from start: AsyncBuild, toAnyOf targets: [AsyncBuild]) -> [AsyncBuild]? {
+        guard !targets.isEmpty else { return nil }
+        var previous: [ObjectIdentifier: AsyncBuild] = [ObjectIdentifier(start): start]
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            if targets.contains(where: { $0 === current }) {
+                var chain = [current]
+                while let last = chain.first, last !== start, let before = previous[ObjectIdentifier(last)] {
+                    chain.insert(before, at: 0)
+                }
+                return chain
+            }
+            for next in current.waitsFor where previous[ObjectIdentifier(next)] == nil {
+                previous[ObjectIdentifier(next)] = current
+                queue.append(next)
+            }
+        }
+        return nil
+    }
+
+    /// The path of a wait cycle: the waiter's path, then the builds it would wait for, back to its own.
+    static func cyclePath(context: AsyncContext, chain: [AsyncBuild]) -> [String] {
+        context.path + chain.map(\.key.pathComponent)
+    }
+}
