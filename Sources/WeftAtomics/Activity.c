@@ -66,6 +66,11 @@ uint64_t weft_retire_epoch(void) {
 
 uint64_t weft_oldest_activity(void) {
     pthread_once(&weft_barrier_once, weft_set_up_barrier);
+    // Read before the scan: a registration retired while the scan runs is retired at this epoch or a later
+    // one, and a resolve may have found it before the scan began without the scan seeing that resolve inside
+    // (it may have entered after its record was read). Capping the answer at this epoch keeps such
+    // registrations for the next check.
+    uint64_t current = __atomic_load_n(&weft_epoch_storage, __ATOMIC_SEQ_CST);
 #if defined(__linux__) && defined(MEMBARRIER_CMD_PRIVATE_EXPEDITED)
     if (__atomic_load_n(&weft_asymmetric_barrier, __ATOMIC_ACQUIRE)) {
         // Every thread of the process passes a full barrier: an enter whose store this scan cannot see yet
@@ -80,5 +85,5 @@ uint64_t weft_oldest_activity(void) {
         uint64_t epoch = __atomic_load_n(&record->epoch, __ATOMIC_ACQUIRE);
         if (epoch != 0 && epoch < oldest) oldest = epoch;
     }
-    return oldest;
+    return oldest < current ? oldest : current;
 }

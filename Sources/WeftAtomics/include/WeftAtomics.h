@@ -129,7 +129,8 @@ static inline void weft_activity_leave(weft_activity *activity) {
 /// and the registry version is bumped; the registration may be released once `weft_oldest_activity()` is more.
 uint64_t weft_retire_epoch(void);
 
-/// The oldest epoch a record's owner is inside the engine at, or UINT64_MAX when none is.
+/// The oldest epoch a record's owner is inside the engine at, and at most the epoch current when the call
+/// began (a registration retired during the call has that epoch or a later one).
 uint64_t weft_oldest_activity(void);
 
 #endif
