@@ -186,7 +186,7 @@ enum AsyncBuilds {
     /// path, which would never end.
     ///
     /// A cancelled task stops waiting at once (``AsyncBuild/Outcome/cancelled``); the build goes on.
-    static func wait(for build: AsyncBuild, context: AsyncContext) async -> AsyncBuild.Outcome {
+    nonisolated(nonsending) static func wait(for build: AsyncBuild, context: AsyncContext) async -> AsyncBuild.Outcome {
         let holder = context.innermostBuild
         let token = WaitToken()
         let outcome = await withTaskCancellationHandler {

@@ -5,7 +5,7 @@ extension Container {
     /// Makes the registration for `key` within `context`'s graph: one with an async factory here, called with
     /// the runtime `arguments` (boxed, `()` for none); any other with `synchronously`, the synchronous engine's
     /// resolve of the same request. Not generic: the requests of every service and arity share this code.
-    func makeAsync(
+    nonisolated(nonsending) func makeAsync(
         key: ServiceKey,
         context: AsyncContext,
         arguments: any Sendable,
@@ -42,7 +42,7 @@ extension Container {
 
     /// A graph-scoped instance of an async factory: the graph's, or one made now (other tasks of the graph
     /// that ask meanwhile wait for it).
-    private func makeInGraph(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
+    nonisolated(nonsending) private func makeInGraph(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
@@ -79,7 +79,7 @@ extension Container {
 
     /// A shared instance of an async factory (`.container`, a scope's `.scoped`, custom scopes): the stored
     /// one, or one made now while other tasks that ask wait for it.
-    private func makeShared(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
+    nonisolated(nonsending) private func makeShared(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
@@ -110,11 +110,11 @@ extension Container {
     /// new build this task then runs with `make`. The tasks waiting for it wake with the instance, or, when
     /// `make` throws, after `release` (under the lock) undid the claim, to try again; a wait that would close a
     /// cycle throws.
-    private func claimingInstance(
+    nonisolated(nonsending) private func claimingInstance(
         key: ServiceKey,
         context: AsyncContext,
         claim: () -> AsyncClaim,
-        make: (AsyncBuild) async throws -> Made,
+        make: nonisolated(nonsending) (AsyncBuild) async throws -> Made,
         release: () -> Void
     ) async throws -> Made {
         let parent = context.innermostBuild
@@ -156,7 +156,7 @@ extension Container {
 
     /// Calls the async factory of `recipe`, stores the instance for `store`'s graph when given (and for the
     /// graph of a graph-scoped one with callbacks), and runs the registration's `initCompleted` callbacks.
-    private func build(
+    nonisolated(nonsending) private func build(
         _ recipe: AsyncRecipe,
         step: AsyncStep,
         context: AsyncContext,
@@ -214,7 +214,7 @@ extension Container {
     }
 
     /// Tears down an instance whose scope ended while it was being made, then throws `.scopeEnded`.
-    private func scopeEndedWhileMaking(_ made: Made, key: ServiceKey, context: AsyncContext) async throws -> Never {
+    nonisolated(nonsending) private func scopeEndedWhileMaking(_ made: Made, key: ServiceKey, context: AsyncContext) async throws -> Never {
         if let failure = await Container.tearDown(made.value, label: key.pathComponent) {
             Container.log("\(TeardownError(failures: [failure]))")
         }
@@ -224,7 +224,7 @@ extension Container {
     /// Makes `key`, whose factory is synchronous (or which has no registration, for the error), with the
     /// synchronous engine on this thread, in `context`'s graph; on the main actor when its factory needs it.
     /// While another thread builds the `shared` registration, the task suspends instead of blocking.
-    private func makeSynchronously(
+    nonisolated(nonsending) private func makeSynchronously(
         key: ServiceKey,
         onMainActor: Bool,
         shared: _ServiceEntryBase?,

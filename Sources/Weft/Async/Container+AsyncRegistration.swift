@@ -2,9 +2,9 @@
 /// for none), and nil is returned when they are not the ones the factory takes. Not generic, so that the
 /// engine calls every factory through the same code.
 final class AsyncFactory: @unchecked Sendable {
-    let make: @Sendable (AsyncResolver, any Sendable) async throws -> Made?
+    let make: nonisolated(nonsending) @Sendable (AsyncResolver, any Sendable) async throws -> Made?
 
-    init(_ make: @escaping @Sendable (AsyncResolver, any Sendable) async throws -> Made?) {
+    init(_ make: nonisolated(nonsending) @escaping @Sendable (AsyncResolver, any Sendable) async throws -> Made?) {
         self.make = make
     }
 }
