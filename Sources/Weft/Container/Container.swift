@@ -44,9 +44,9 @@ public final class Container: @unchecked Sendable {
     /// The weak reference to this container that its registrations share; made by the first one.
     @exclusivity(unchecked) private var sharedReference: ContainerReference?
     private var restoredGraph: GraphIdentifier?
-    /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; nil until
-    /// first needed, so that a container that has none costs no allocation for it. Guarded by `lock`.
-    var lifetime: LifetimeRecord?
+    /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; empty arrays
+    /// until first needed, which cost no allocation. Guarded by `lock`.
+    @exclusivity(unchecked) var lifetime = LifetimeRecord()
 
     init(
         parent: Container? = nil,
@@ -298,7 +298,7 @@ public final class Container: @unchecked Sendable {
 
     deinit {
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
-        if let lifetime, !lifetime.owned.isEmpty, !lifetime.ended {
+        if !lifetime.owned.isEmpty, !lifetime.ended {
             Container.log(
                 "[Weft.notTornDown] A \(isScope ? "scope" : "container") was released without end(): "
                     + "\(lifetime.owned.map(\.label).joined(separator: ", ")) not torn down."

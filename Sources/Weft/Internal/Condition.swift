@@ -13,8 +13,8 @@ final class Condition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Suspended tasks, by the number each was given; guarded by `mutex`.
-    private var suspended: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
-    private var nextID: UInt64 = 0
+    @exclusivity(unchecked) private var suspended: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    @exclusivity(unchecked) private var nextID: UInt64 = 0
 
     init() {
         mutex = .allocate(capacity: 1)

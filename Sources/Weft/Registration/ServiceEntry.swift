@@ -17,33 +17,35 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The container the registration belongs to (see ``_ServiceEntryBase/owner``); nil once it is gone.
     var container: Container? { owner?.container }
 
+    /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
+    /// overlapping access, and a dynamic check would cost each access a call into the runtime.
     let lock = InlineLock()
-    var scope: any ObjectScopeProtocol
-    var madeStorage: (any InstanceStorage)?
+    @exclusivity(unchecked) var scope: any ObjectScopeProtocol
+    @exclusivity(unchecked) var madeStorage: (any InstanceStorage)?
     /// Nil until the first callback: an empty array of a generic function type would request its metadata.
-    var initCompletedActions: [(any Resolver, Service) throws -> Void]?
+    @exclusivity(unchecked) var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
-    var policy: SharingPolicy
+    @exclusivity(unchecked) var policy: SharingPolicy
     /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
-    var behavior: ScopeBehavior
-    var hasCallbacks = false
+    @exclusivity(unchecked) var behavior: ScopeBehavior
+    @exclusivity(unchecked) var hasCallbacks = false
     /// The resolution that claimed the right to build the shared instance, until the instance is complete.
-    private var building: (state: ResolutionState, graph: GraphIdentifier)?
+    @exclusivity(unchecked) private var building: (state: ResolutionState, graph: GraphIdentifier)?
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
-    var typedShared: UnsafeMutablePointer<Service>?
+    @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
     /// Whether the instance being built (see ``building``) was made with something discarded meanwhile: it is
     /// handed to the resolve that built it but not kept. Cleared when the claim is released.
-    private var staleBuild = false
+    @exclusivity(unchecked) private var staleBuild = false
     /// Whether this registration was replaced or removed (see ``retire()``).
-    private var retired = false
+    @exclusivity(unchecked) private var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see
     /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
-    private var dependents: [WeakReference<_ServiceEntryBase>] = []
+    @exclusivity(unchecked) private var dependents: [WeakReference<_ServiceEntryBase>] = []
     /// The dynamic type of the last instance checked for teardown and whether it adopts ``Teardown`` or
     /// ``AsyncTeardown``: the check is two conformance lookups in the runtime, and a registration's instances
     /// are nearly always of one type. A scope's copy uses its original's (see ``needsTeardown(_:)``).
-    var teardownKind: (type: ObjectIdentifier, needs: Bool)?
+    @exclusivity(unchecked) var teardownKind: (type: ObjectIdentifier, needs: Bool)?
 
     init(
         serviceType: Service.Type,

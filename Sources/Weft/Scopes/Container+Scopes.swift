@@ -73,10 +73,9 @@ extension Container {
     /// Marks this container ended and takes the instances to tear down, oldest first.
     func beginEnd() -> [(instance: Any, label: String)] {
         let owned = lock.withLock {
-            let record = lifetimeLocked()
-            record.ended = true
-            defer { record.owned = [] }
-            return (instances: record.owned, copiesCached: record.copiesCached)
+            lifetime.ended = true
+            defer { lifetime.owned = [] }
+            return (instances: lifetime.owned, copiesCached: lifetime.copiesCached)
         }
         if owned.copiesCached {
             // Lookups cached on any thread must stop answering with this scope's copies.
@@ -87,7 +86,7 @@ extension Container {
 
     /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
     func finishEnd() {
-        let copies = lock.withLock { isScope ? lifetimeLocked().copies.copies : [] }
+        let copies = lock.withLock { lifetime.copies.copies }
         for (_, copy) in copies { copy.discardInstance() }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
@@ -97,43 +96,38 @@ extension Container {
 
     /// Keeps `instance` to tear down when this container ends.
     func adoptForTeardown(_ instance: Any, label: String) {
-        lock.withLock { lifetimeLocked().owned.append((instance, label)) }
+        lock.withLock { lifetime.owned.append((instance, label)) }
     }
 
     /// Takes a new instance of one of this scope's copies, to tear down when the scope ends if
     /// `needsTeardown`; false, taking nothing, when the scope has ended (the instance was still being made).
     func adoptScoped(_ instance: Any, label: String, needsTeardown: Bool) -> Bool {
         lock.withLock {
-            let record = lifetimeLocked()
-            guard !record.ended else { return false }
-            if needsTeardown { record.owned.append((instance, label)) }
+            guard !lifetime.ended else { return false }
+            if needsTeardown { lifetime.owned.append((instance, label)) }
             return true
         }
     }
 
-    /// The container's lifetime record, made on first need; call with `lock` held.
-    private func lifetimeLocked() -> LifetimeRecord {
-        if let lifetime { return lifetime }
-        let record = LifetimeRecord()
-        lifetime = record
-        return record
-    }
-
-    /// The lookup of `key` from this scope, when the scope and the scopes it is nested in have no registrations
-    /// of their own: the nearest container that is not a scope answers (through the thread's cache, which
-    /// stays valid from one scope to the next), and a `.scoped` registration is swapped for this scope's copy.
-    /// Nil when the scope cannot be looked through so; then its own lookup answers.
-    func lookUpThroughScope(_ key: ServiceKey, cache: LookupCache) -> Lookup?? {
+    /// The nearest container that is not a scope, when this scope and the scopes it is nested in have no
+    /// registrations of their own: that container's lookups are this scope's, but for `.scoped` registrations
+    /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
+    var lookedThrough: Container? {
         var base = self
         while base.isScope {
             guard !base.hasOwnRegistrations, let parent = base.parent else { return nil }
             base = parent
         }
-        guard let found = cache.find(key, in: base) else { return .some(nil) }
+        return base
+    }
+
+    /// `found`, a lookup of the container this scope is looked through to, as seen from this scope: a `.scoped`
+    /// registration is swapped for this scope's copy, or kept when the scope has ended (it then fails as
+    /// resolved outside a scope).
+    func scopedLookup(_ found: Lookup) -> Lookup {
         guard found.policy == .perScope else { return found }
         let original = found.entry.object
         let copy = scopeCopy(of: original, cached: false)
-        // An ended scope answers with the registration itself, which then fails as resolved outside a scope.
         guard copy !== original else { return found }
         return Lookup(
             entry: .passUnretained(copy), policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
@@ -144,12 +138,11 @@ extension Container {
     /// the registry lookup that threads cache.
     func scopeCopy(of entry: _ServiceEntryBase, cached: Bool) -> _ServiceEntryBase {
         lock.withLock {
-            let record = lifetimeLocked()
-            if record.ended { return entry }
-            if cached { record.copiesCached = true }
-            if let copy = record.copies.copy(of: ObjectIdentifier(entry)) { return copy }
+            if lifetime.ended { return entry }
+            if cached { lifetime.copiesCached = true }
+            if let copy = lifetime.copies.copy(of: ObjectIdentifier(entry)) { return copy }
             let copy = entry.copyForScope(owner: referenceLocked())
-            record.copies.add(copy, of: ObjectIdentifier(entry))
+            lifetime.copies.add(copy, of: ObjectIdentifier(entry))
             return copy
         }
     }
@@ -160,7 +153,7 @@ extension Container {
         var container: Container? = self
         var ended = false
         while let current = container, !ended {
-            if current.isScope { ended = current.lock.withLock { current.lifetime?.ended ?? false } }
+            if current.isScope { ended = current.lock.withLock { current.lifetime.ended } }
             container = current.parent
         }
         return ResolutionError(reason: ended ? .scopeEnded : .outsideScope, key: key, path: path)

@@ -29,9 +29,9 @@ extension InstanceStorage {
 /// restored with ``Container/withObjectGraph(_:closure:)`` finds the instances still alive. The container
 /// uses it only for graphs that can be resolved into again (see <doc:ObjectScopes>).
 public final class GraphStorage: InstanceStorage {
-    private var instances: [GraphIdentifier: WeakBox] = [:]
+    @exclusivity(unchecked) private var instances: [GraphIdentifier: WeakBox] = [:]
     /// The instance of the graph being resolved, held strongly until the graph completes.
-    public var instance: Any?
+    @exclusivity(unchecked) public var instance: Any?
 
     /// Makes an empty storage.
     public init() {}
@@ -61,7 +61,7 @@ public final class GraphStorage: InstanceStorage {
 /// Keeps its instance until it is discarded; storage of the `.container` scope.
 public final class PermanentStorage: InstanceStorage {
     /// The kept instance.
-    public var instance: Any?
+    @exclusivity(unchecked) public var instance: Any?
 
     /// Makes an empty storage.
     public init() {}

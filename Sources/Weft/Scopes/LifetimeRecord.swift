@@ -1,6 +1,6 @@
 /// What a container keeps for its end: the instances to tear down, in creation order, and, for a scope, its
 /// copies of `.scoped` registrations. Guarded by the container's lock.
-final class LifetimeRecord {
+struct LifetimeRecord {
     var owned: [(instance: Any, label: String)] = []
     var copies = ScopeCopies()
     var ended = false
