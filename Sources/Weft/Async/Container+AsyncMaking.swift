@@ -42,7 +42,8 @@ extension Container {
 
     /// A graph-scoped instance of an async factory: the graph's, or one made now (other tasks of the graph
     /// that ask meanwhile wait for it).
-    nonisolated(nonsending) private func makeInGraph(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
+    nonisolated(nonsending) private func makeInGraph(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made
+    {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
@@ -214,7 +215,9 @@ extension Container {
     }
 
     /// Tears down an instance whose scope ended while it was being made, then throws `.scopeEnded`.
-    nonisolated(nonsending) private func scopeEndedWhileMaking(_ made: Made, key: ServiceKey, context: AsyncContext) async throws -> Never {
+    nonisolated(nonsending) private func scopeEndedWhileMaking(_ made: Made, key: ServiceKey, context: AsyncContext)
+        async throws -> Never
+    {
         if let failure = await Container.tearDown(made.value, label: key.pathComponent) {
             Container.log("\(TeardownError(failures: [failure]))")
         }
