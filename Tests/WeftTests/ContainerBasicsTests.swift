@@ -324,4 +324,20 @@ import Weft
 
         #expect(child.description == "[\n    { Service: Dog, Factory: Resolver -> Dog, ObjectScope: graph }\n]")
     }
+
+    @Test func aContainersMirrorShowsItsRegistrationsAndParent() {
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.register(Dog.self) { _ in Dog() }
+        child.register(Dog.self, name: "rex") { _ in Dog() }
+
+        let children = Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: child).children.compactMap { child in
+                child.label.map { ($0, child.value) }
+            })
+        let registrations = children["registrations"].map { Mirror(reflecting: $0) }
+        #expect(registrations?.displayStyle == .dictionary)
+        #expect(registrations?.children.count == 2)
+        #expect((children["parent"] as? Container) === parent)
+    }
 }

@@ -32,7 +32,9 @@ public final class Container: @unchecked Sendable {
     /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
     /// code runs.
     let lock = InlineLock()
-    private let services = Registry()
+    /// The registrations; inside the container rather than an object of its own, so that a scope (a container
+    /// that seldom registers anything) costs one allocation less.
+    @exclusivity(unchecked) private var services = Registry()
     // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
     // access: unchecked, so that registering does not pay for a dynamic exclusivity check.
     /// Registrations replaced or removed, kept until no resolve that could have found them still runs (see

@@ -12,6 +12,17 @@ extension Container: CustomStringConvertible {
     }
 }
 
+extension Container: CustomReflectable {
+    /// This container's registrations by key and its parent, for debuggers and `dump`.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["registrations": ownRegistrations(), "parent": parent as Any],
+            displayStyle: .class
+        )
+    }
+}
+
 extension Container {
     /// Registrations that might have been meant instead of `key`: the same type under other names or
     /// with other arguments (here or in a parent), or the type wrapped in or out of `Optional`.

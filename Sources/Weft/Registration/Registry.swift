@@ -6,7 +6,7 @@
 /// cost of registering: `Dictionary` hashes every key with SipHash, name included, and hashes every key
 /// again each time it grows. This table hashes only the name that way, mixes in the two type identities, and
 /// keeps each key's hash, so growing only moves slots. Hash flooding is not a concern: keys come from code.
-final class Registry {
+struct Registry: ~Copyable {
     private struct Slot {
         let key: ServiceKey
         var entry: _ServiceEntryBase
@@ -20,8 +20,10 @@ final class Registry {
     /// The number of keys.
     private(set) var count = 0
 
+    init() {}
+
     deinit {
-        destroy()
+        Self.release(hashes: hashes, slots: slots, capacity: capacity)
     }
 
     /// The registration under `key`, if any.
@@ -38,7 +40,7 @@ final class Registry {
     }
 
     /// Stores `entry` under `key`; returns the registration it replaces, if any.
-    func updateValue(_ entry: _ServiceEntryBase, forKey key: consuming ServiceKey) -> _ServiceEntryBase? {
+    mutating func updateValue(_ entry: _ServiceEntryBase, forKey key: consuming ServiceKey) -> _ServiceEntryBase? {
         if (count + 1) * 4 > capacity * 3 { grow() }
         guard let hashes, let slots else { preconditionFailure("Weft: the registry did not grow") }
         let hash = Self.hash(of: key)
@@ -58,7 +60,7 @@ final class Registry {
     }
 
     /// Removes every registration and returns them.
-    func removeAll() -> [_ServiceEntryBase] {
+    mutating func removeAll() -> [_ServiceEntryBase] {
         let removed = values
         destroy()
         return removed
@@ -110,7 +112,7 @@ final class Registry {
     }
 
     /// Doubles the table (from 16 slots), moving each slot by its kept hash.
-    private func grow() {
+    private mutating func grow() {
         let newCapacity = max(16, capacity * 2)
         let newHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
         newHashes.initialize(repeating: 0, count: newCapacity)
@@ -129,15 +131,22 @@ final class Registry {
         (hashes, slots, capacity) = (newHashes, newSlots, newCapacity)
     }
 
-    /// Releases every slot and the table.
-    private func destroy() {
+    /// Releases every slot and the table, leaving it empty.
+    private mutating func destroy() {
+        Self.release(hashes: hashes, slots: slots, capacity: capacity)
+        (hashes, slots, capacity, count) = (nil, nil, 0, 0)
+    }
+
+    /// Releases every slot of a table and the table itself.
+    private static func release(
+        hashes: UnsafeMutablePointer<UInt64>?, slots: UnsafeMutablePointer<Slot>?, capacity: Int
+    ) {
         guard let hashes, let slots else { return }
         for index in 0..<capacity where hashes[index] != 0 {
             (slots + index).deinitialize(count: 1)
         }
         hashes.deallocate()
         slots.deallocate()
-        (self.hashes, self.slots, capacity, count) = (nil, nil, 0, 0)
     }
 
     /// Mixes the identities of the key's two types with the hash of its name (see ``NameHash``); an
@@ -161,12 +170,5 @@ final class Registry {
         hash &*= 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 33
         return hash | (1 << 63)
-    }
-}
-
-extension Registry: CustomReflectable {
-    /// The registrations by key, so that debuggers and `dump` see inside the table.
-    var customMirror: Mirror {
-        Mirror(self, unlabeledChildren: Array(dictionary), displayStyle: .dictionary)
     }
 }
