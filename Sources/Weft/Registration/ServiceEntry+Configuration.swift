@@ -57,10 +57,9 @@ extension ServiceEntry {
     }
 
     /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances: a
-    /// scope's copy when `owner` (the scope) is given, otherwise a copy that belongs to the container it is first
-    /// added to.
-    func copy(owner: ContainerReference?) -> ServiceEntry<Service> {
-        let forScope = owner != nil
+    /// scope's copy when `scope` is given, otherwise a copy that belongs to the container it is first added to.
+    func copy(scope owningScope: Container?) -> ServiceEntry<Service> {
+        let forScope = owningScope != nil
         let copy =
             isPlain
             ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
@@ -75,7 +74,7 @@ extension ServiceEntry {
         copy.declaredDependencies = declaredDependencies
         copy.asyncFactory = asyncFactory
         copy.runsOnMainActor = runsOnMainActor
-        copy.owner = owner
+        copy.copyingScope = owningScope
         return copy
     }
 
@@ -112,7 +111,9 @@ extension ServiceEntry {
     func needsTeardown(_ instance: Any) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: instance))
         // A scope's copy is made from a registration of the same service type.
-        let home = scopeOriginal.map { unsafeDowncast($0, to: ServiceEntry<Service>.self) } ?? self
+        var home = self
+        // Not `Optional.map`, which is not specialised here and costs a generic call.
+        if let original = scopeOriginal { home = unsafeDowncast(original, to: ServiceEntry<Service>.self) }
         if let known = home.lock.withLock({ home.teardownKind }), known.type == type { return known.needs }
         let needs = instance is any Teardown || instance is any AsyncTeardown
         home.lock.withLock { home.teardownKind = (type, needs) }

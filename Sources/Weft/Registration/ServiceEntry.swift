@@ -15,7 +15,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     private let erasedFactory: ErasedFactory?
     var isPlain: Bool { erasedFactory == nil }
     /// The container the registration belongs to (see ``_ServiceEntryBase/owner``); nil once it is gone.
-    var container: Container? { owner?.container }
+    var container: Container? { copyingScope ?? owner?.container }
 
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.
@@ -313,16 +313,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
     /// same factory, scope, `initCompleted` callbacks and declared dependencies, but no instances.
     override func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase {
-        let copy = copy(owner: nil)
+        let copy = copy(scope: nil)
         for key in keys { container.add(copy, as: Service.self, key: key) }
         return copy
     }
 
-    /// A copy of this `.scoped` registration for the scope that `owner` refers to: the same factory and
+    /// A copy of this `.scoped` registration for `scope`: the same factory and
     /// callbacks, keeping one instance for the scope (the scope's copy is shared, like `.container`, within the
     /// scope). Every key this registration is found under leads to the same copy.
-    override func copyForScope(owner: ContainerReference) -> _ServiceEntryBase {
-        copy(owner: owner)
+    override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
+        copy(scope: scope)
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {

@@ -63,8 +63,11 @@ public class _ServiceEntryBase: @unchecked Sendable {
     var isScopeCopy = false
     /// For a scope's copy: the registration it copies.
     var scopeOriginal: _ServiceEntryBase?
+    /// For a scope's copy: the scope, which keeps its copies. Unowned rather than weak (which would give the scope
+    /// a side table to make and free): a copy is used only by resolves through its scope, which hold the scope.
+    unowned(safe) var copyingScope: Container?
     /// The container the registration belongs to, weakly: the first container it is added to (see
-    /// ``Container/add(_:as:key:)``), or for a scope's copy the scope. Set under that container's lock before
+    /// ``Container/add(_:as:key:)``); nil for a scope's copy (see ``copyingScope``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
     var owner: ContainerReference?
     /// Under how many keys the owner's registry holds this registration; guarded by the owner's lock. When it
@@ -111,7 +114,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Registers a copy of this registration in `container` under `keys`: see ``ServiceEntry``'s.
     func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase { abstract() }
     /// A copy of this `.scoped` registration that keeps the instance of one scope, the one `owner` refers to.
-    func copyForScope(owner: ContainerReference) -> _ServiceEntryBase { abstract() }
+    func copyForScope(_ scope: Container) -> _ServiceEntryBase { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
     @discardableResult

@@ -141,7 +141,7 @@ extension Container {
             if lifetime.ended { return entry }
             if cached { lifetime.copiesCached = true }
             if let copy = lifetime.copies.copy(of: ObjectIdentifier(entry)) { return copy }
-            let copy = entry.copyForScope(owner: referenceLocked())
+            let copy = entry.copyForScope(self)
             lifetime.copies.add(copy, of: ObjectIdentifier(entry))
             return copy
         }
