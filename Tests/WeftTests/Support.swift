@@ -136,6 +136,22 @@ func withLoggingFunction(_ function: (@Sendable (String) -> Void)?, _ body: () t
     try body()
 }
 
+/// Runs `body` with a log handler that collects the records whose message contains `marker` and hands every
+/// record on to the handler it replaces, which it puts back afterwards. Handing on keeps the tests of other
+/// suites, which collect through ``withLoggingFunction(_:_:)`` at the same time, working; the tests that use
+/// this one must not run in parallel with each other (a serialized suite).
+func recordsLogged(containing marker: String, while body: () async throws -> Void) async rethrows -> [LogRecord] {
+    let records = Collected<LogRecord>()
+    let previous = Container.logHandler
+    Container.logHandler = { record in
+        if record.message.contains(marker) { records.append(record) }
+        previous?(record)
+    }
+    defer { Container.logHandler = previous }
+    try await body()
+    return records.values
+}
+
 /// Runs `body` with a logging function that collects the messages containing `marker`. Other suites resolve
 /// in parallel, so only messages naming the caller's own types count.
 func messagesLogged(containing marker: String, while body: () throws -> Void) rethrows -> [String] {

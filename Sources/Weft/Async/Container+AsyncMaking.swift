@@ -219,7 +219,7 @@ extension Container {
         async throws -> Never
     {
         if let failure = await Container.tearDown(made.value, label: key.pathComponent) {
-            Container.log("\(TeardownError(failures: [failure]))")
+            Container.log(.teardownFailed(TeardownError(failures: [failure])))
         }
         throw ResolutionError(reason: .scopeEnded, key: key, path: context.path + [key.pathComponent])
     }

@@ -109,7 +109,7 @@ extension Container: Resolver {
     /// Tells the debug helper and the logging hook why resolving `serviceType` failed.
     func report<Service>(_ error: any Error, resolving serviceType: Service.Type) {
         guard let error = error as? ResolutionError else {
-            Container.log(String(describing: error))
+            Container.log(.resolutionFailed(error, resolving: serviceType))
             return
         }
         if error.reason == .missingRegistration, let key = error.key {

@@ -301,10 +301,7 @@ public final class Container: @unchecked Sendable {
     deinit {
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if !lifetime.owned.isEmpty, !lifetime.ended {
-            Container.log(
-                "[Weft.notTornDown] A \(isScope ? "scope" : "container") was released without end(): "
-                    + "\(lifetime.owned.map(\.label).joined(separator: ", ")) not torn down."
-            )
+            Container.log(.notTornDown(lifetime.owned.map(\.label), scope: isScope))
         }
     }
 }

@@ -25,9 +25,34 @@ extension Container {
         set { loggingLock.withLock { installedLoggingFunction = newValue } }
     }
 
-    /// Sends `message` to the logging function.
-    static func log(_ message: String) {
-        loggingFunction?(message)
+    nonisolated(unsafe) private static var installedLogHandler: (@Sendable (LogRecord) -> Void)? =
+        defaultLogHandler
+
+    /// Receives everything Weft logs as a ``LogRecord``: the message with its parts (event, service, name,
+    /// path, reason), for a structured logger.
+    ///
+    /// By default it hands each record's message to ``loggingFunction``. A handler set here replaces that
+    /// route: ``loggingFunction`` is then not called. `nil` silences Weft.
+    ///
+    /// ```swift
+    /// Container.logHandler = { record in
+    ///     logger.warning("\(record.headline)", metadata: ["service": "\(record.service ?? "")"])
+    /// }
+    /// ```
+    public static var logHandler: (@Sendable (LogRecord) -> Void)? {
+        get { loggingLock.withLock { installedLogHandler } }
+        set { loggingLock.withLock { installedLogHandler = newValue } }
+    }
+
+    /// The log handler a container starts with: passes each record's message to ``loggingFunction``.
+    /// Assign it to put the default back.
+    public static let defaultLogHandler: @Sendable (LogRecord) -> Void = { record in
+        loggingFunction?(record.message)
+    }
+
+    /// Sends `record` to the log handler.
+    static func log(_ record: LogRecord) {
+        logHandler?(record)
     }
 
     /// The logging function a container starts with: prints each message when the environment variable
@@ -58,7 +83,7 @@ protocol DebugHelper: Sendable {
 
 extension DebugHelper {
     func log(_ error: ResolutionError) {
-        Container.log(error.description)
+        Container.log(.resolutionFailed(error))
     }
 }
 

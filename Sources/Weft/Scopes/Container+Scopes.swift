@@ -61,8 +61,10 @@ extension Container {
         } catch {
             do {
                 try await scope.end()
-            } catch let teardown {
-                Container.log("\(teardown)")
+            } catch {
+                let teardown =
+                    error as? TeardownError ?? TeardownError(failures: [.init(service: "scope", error: error)])
+                Container.log(.teardownFailed(teardown))
             }
             throw error
         }

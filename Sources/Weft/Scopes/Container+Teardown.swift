@@ -84,7 +84,7 @@ extension Container {
             return nil
         } catch {
             let failure = TeardownError.Failure(service: label, error: error)
-            log("\(TeardownError(failures: [failure]))")
+            log(.teardownFailed(TeardownError(failures: [failure])))
             return failure
         }
     }
@@ -109,7 +109,7 @@ private struct TeardownBox: @unchecked Sendable {
         do {
             try await tearDown()
         } catch {
-            Container.log("\(TeardownError(failures: [.init(service: label, error: error)]))")
+            Container.log(.teardownFailed(TeardownError(failures: [.init(service: label, error: error)])))
         }
     }
 
@@ -136,7 +136,8 @@ private struct TeardownBox: @unchecked Sendable {
                         race.finish(.done)
                     } catch {
                         if !race.finish(.failed(error)) {
-                            Container.log("\(TeardownError(failures: [.init(service: label, error: error)]))")
+                            Container.log(
+                                .teardownFailed(TeardownError(failures: [.init(service: label, error: error)])))
                         }
                     }
                 }
