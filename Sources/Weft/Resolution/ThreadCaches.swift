@@ -45,23 +45,6 @@ struct LookupCache {
     @inline(__always)
     func find(_ key: ServiceKey, in container: Container) -> Lookup? {
         guard !key.hasOption else { return container.lookUp(key) }
-        guard !container.isScope else { return findFromScope(key, in: container) }
-        return cached(key, in: container)
-    }
-
-    /// The lookup of `key` from a scope. A scope whose chain of scopes has no registrations of its own is looked
-    /// through: the nearest container that is not a scope answers, from this cache, which then stays valid from
-    /// one scope to the next, and a `.scoped` registration is swapped for the scope's copy. Otherwise the scope
-    /// is looked up like any container.
-    @inline(never)
-    private func findFromScope(_ key: ServiceKey, in scope: Container) -> Lookup? {
-        guard let base = scope.lookedThrough else { return cached(key, in: scope) }
-        guard let found = cached(key, in: base) else { return nil }
-        return scope.scopedLookup(found)
-    }
-
-    @inline(__always)
-    private func cached(_ key: ServiceKey, in container: Container) -> Lookup? {
         let version = weft_registry_version()
         var hash = UInt(truncatingIfNeeded: container.serial) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: ObjectIdentifier(key.serviceType)) &>> 3
@@ -75,7 +58,10 @@ struct LookupCache {
         return findMissed(key, in: container, version: version, slots: (first, second))
     }
 
-    /// A lookup the cache does not hold: asks the registry and keeps the answer.
+    /// A lookup the cache does not hold: asks the registry and keeps the answer. A scope whose chain of scopes
+    /// has no registrations of its own is looked through instead: the nearest container that is not a scope
+    /// answers, from this cache (which then stays valid from one scope to the next, and which the scope's own
+    /// serial number never fills), and a `.scoped` registration is swapped for the scope's copy.
     @inline(never)
     private func findMissed(
         _ key: ServiceKey,
@@ -83,6 +69,10 @@ struct LookupCache {
         version: UInt64,
         slots candidates: (first: Int, second: Int)
     ) -> Lookup? {
+        if container.isScope, let base = container.lookedThrough {
+            guard let found = find(key, in: base) else { return nil }
+            return container.scopedLookup(found)
+        }
         guard let found = container.lookUp(key) else { return nil }
         let slot = slots[candidates.first].version == version ? candidates.second : candidates.first
         slots[slot] = Slot(
