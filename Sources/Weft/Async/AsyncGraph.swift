@@ -15,7 +15,7 @@ final class AsyncContext: @unchecked Sendable {
     let graph: AsyncGraph
     /// Whether the factory this context was made for has returned (guarded by ``AsyncBuilds/lock``): a resolver
     /// the factory kept then starts resolves of its own, as `container.async` does.
-    private var factoryReturned = false
+    @exclusivity(unchecked) private var factoryReturned = false
     /// The innermost step; nil for a top-level resolve.
     let step: AsyncStep?
     /// The steps before it.
@@ -72,7 +72,8 @@ final class AsyncContext: @unchecked Sendable {
 }
 
 /// The object graph of one top-level async resolve: its graph-scoped instances (made or being made) and
-/// what it keeps alive until it ends. Guarded by ``AsyncBuilds/lock``.
+/// what it keeps alive until it ends. Guarded by ``AsyncBuilds/lock``, which excludes overlapping access: its
+/// fields skip dynamic exclusivity checks.
 final class AsyncGraph: @unchecked Sendable {
     enum Slot {
         case building(AsyncBuild)
@@ -81,17 +82,17 @@ final class AsyncGraph: @unchecked Sendable {
 
     let id: GraphIdentifier
     /// Graph-scoped instances of async factories, by registration.
-    var slots: [ObjectIdentifier: Slot] = [:]
+    @exclusivity(unchecked) var slots: [ObjectIdentifier: Slot] = [:]
     /// Registrations whose storage holds an instance for ``id``.
-    var stored: [_ServiceEntryBase] = []
+    @exclusivity(unchecked) var stored: [_ServiceEntryBase] = []
     /// Graph-scoped instances of async factories not yet in their registrations' storage: only a synchronous
     /// part of the graph looks there, so they go in when one starts (see ``publish()``).
-    var unpublished: [(entry: _ServiceEntryBase, made: Made)] = []
+    @exclusivity(unchecked) var unpublished: [(entry: _ServiceEntryBase, made: Made)] = []
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
-    var kept: [Any] = []
+    @exclusivity(unchecked) var kept: [Any] = []
     /// Whether the top-level resolve of this graph has finished.
-    var ended = false
+    @exclusivity(unchecked) var ended = false
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
@@ -166,10 +167,10 @@ final class AsyncBuild: @unchecked Sendable {
 
     let key: ServiceKey
     /// Guarded by ``AsyncBuilds/lock``.
-    var waiters: [Waiter] = []
+    @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
-    var waitsFor: [AsyncBuild] = []
-    var outcome: Outcome?
+    @exclusivity(unchecked) var waitsFor: [AsyncBuild] = []
+    @exclusivity(unchecked) var outcome: Outcome?
 
     init(key: ServiceKey) {
         self.key = key

@@ -146,7 +146,9 @@ public struct AsyncResolver: Sendable {
 
     /// What `key`'s registration made, as `Service`.
     private func cast<Service>(_ made: Made, key: ServiceKey) throws -> Service {
-        if let service = made.value as? Service { return service }
+        // Checked, then cast: `as?` would ask the runtime for `Optional<Service>`'s metadata on every call, since
+        // this code is not specialised for `Service`; two casts cost less than that lookup.
+        if made.value is Service { return made.value as! Service }
         let live = context.flatMap { $0.isLive ? $0 : nil }
         throw ResolutionError(
             reason: .typeMismatch,
