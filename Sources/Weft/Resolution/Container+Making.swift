@@ -164,7 +164,9 @@ extension Container {
 
     /// Casts what a factory made to the requested type.
     func cast<Service>(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Service {
-        guard let service = instance as? Service else {
+        // Checked, then cast: `as?` would ask the runtime for `Optional<Service>`'s metadata on every call in
+        // unspecialised code, which costs more than a second cast.
+        guard instance is Service else {
             throw ResolutionError(
                 reason: .typeMismatch,
                 key: key,
@@ -172,7 +174,7 @@ extension Container {
                 madeType: String(describing: type(of: instance))
             )
         }
-        return service
+        return instance as! Service
     }
 
     /// Makes a `Lazy`, `Provider` or `Optional` around the registration for `key`.
