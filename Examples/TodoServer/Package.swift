@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Weft", path: "../.."),
+        .package(name: "WeftHummingbird", path: "../../Integrations/WeftHummingbird"),
+        .package(name: "WeftServiceLifecycle", path: "../../Integrations/WeftServiceLifecycle"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         // Already dependencies of Hummingbird; named because the code imports their modules directly.
@@ -26,6 +28,8 @@ let package = Package(
             name: "TodoServer",
             dependencies: [
                 .product(name: "Weft", package: "Weft"),
+                .product(name: "WeftHummingbird", package: "WeftHummingbird"),
+                .product(name: "WeftServiceLifecycle", package: "WeftServiceLifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

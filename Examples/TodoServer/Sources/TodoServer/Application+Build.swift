@@ -1,7 +1,8 @@
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import Weft
+import WeftHummingbird
+import WeftServiceLifecycle
 
 /// Where the server listens and keeps its data.
 public struct TodoServerConfiguration: Sendable {
@@ -34,6 +35,7 @@ public struct TodoServerConfiguration: Sendable {
 /// | Service | Lifetime | Factory |
 /// | --- | --- | --- |
 /// | ``LifecycleLog`` | `.container`: one for the server | sync |
+/// | ``ServerStats`` | `.container`: one for the server | sync |
 /// | ``Database`` | `.container`: one for the server, closed by `container.end()` | async: opens the file |
 /// | ``RequestInfo`` | `.scoped`: one per request | sync |
 /// | ``UnitOfWork`` | `.scoped`: one per request, ended with the request's scope | async: waits, begins |
@@ -52,7 +54,9 @@ public func makeTodoContainer(configuration: TodoServerConfiguration) -> Contain
     }
     .inObjectScope(.container)
 
-    container.register(RequestInfo.self) { _ in RequestInfo() }
+    container.register(ServerStats.self) { _ in ServerStats() }
+        .inObjectScope(.container)
+    container.register(RequestInfo.self) { r in RequestInfo(stats: try r.require(ServerStats.self)) }
         .inObjectScope(.scoped)
     container.register(UnitOfWork.self) { r async throws in
         try await UnitOfWork.begin(
@@ -80,16 +84,23 @@ public typealias TodoApplication = Application<RouterResponder<TodoRequestContex
 /// Builds the to-do server around `container`, which should come from ``makeTodoContainer(configuration:)``
 /// (a test may register replacements into it first).
 ///
-/// The application opens the database before it accepts connections, gives each request a scope through
-/// ``RequestScopeMiddleware``, and ends `container` once the HTTP server has stopped, which closes the
-/// database. Run it with `try await app.runService()`.
+/// Each request gets a scope of its own from WeftHummingbird's `WeftScopeMiddleware`, ended as soon as the
+/// handler has answered and before the response goes out (`.beforeResponse`): ending it commits or rolls back
+/// the request's ``UnitOfWork``, and a failed commit turns a success into 500. ``RequestInfoMiddleware`` tells
+/// the scope whether the request succeeded; ``RequestIDMiddleware`` adds the request id to every answer. The
+/// application opens the database before it accepts connections and, through WeftServiceLifecycle's
+/// `ContainerService`, ends `container` once the HTTP server has stopped, which closes the database. Run it
+/// with `try await app.runService()`.
 ///
 /// - Parameters:
 ///   - configuration: Where to listen and log.
 ///   - container: The container of the server's services; the application ends it when it stops.
 public func buildApplication(configuration: TodoServerConfiguration, container: Container) -> TodoApplication {
     let router = Router(context: TodoRequestContext.self)
-    router.add(middleware: RequestScopeMiddleware(container: container))
+    TodoRoutes.addStats(to: router, container: container)
+    router.add(middleware: RequestIDMiddleware(stats: try? container.require(ServerStats.self)))
+    router.add(middleware: WeftScopeMiddleware(container: container, ending: .beforeResponse))
+    router.add(middleware: RequestInfoMiddleware())
     TodoRoutes.add(to: router)
 
     var app = Application(
@@ -99,7 +110,7 @@ public func buildApplication(configuration: TodoServerConfiguration, container: 
     )
     // The application's services are shut down in reverse order, after the HTTP server has finished its
     // requests: only then does the container end, so no request ever finds the database closed.
-    app.addServices(ContainerLifetimeService(container: container, logger: configuration.logger))
+    app.addServices(ContainerService(container, logger: configuration.logger))
     app.beforeServerStarts {
         // Open the database now, so that a bad path stops the server at start instead of failing requests.
         _ = try await container.async.require(Database.self)
@@ -110,35 +121,4 @@ public func buildApplication(configuration: TodoServerConfiguration, container: 
 /// Builds the to-do server with a new container (see ``makeTodoContainer(configuration:)``).
 public func buildApplication(configuration: TodoServerConfiguration) -> TodoApplication {
     buildApplication(configuration: configuration, container: makeTodoContainer(configuration: configuration))
-}
-
-/// A service that ends a Weft container when the application shuts down.
-///
-/// It does nothing until graceful shutdown, then calls `container.end()`, which tears down the container's
-/// singletons in reverse order of creation (here: closes the ``Database``). A teardown failure is logged and
-/// thrown, so that it reaches the service group.
-public struct ContainerLifetimeService: Service {
-    /// The container to end.
-    public let container: Container
-    /// Where a teardown failure is logged.
-    public let logger: Logger
-
-    /// Makes a service that ends `container` at shutdown.
-    public init(container: Container, logger: Logger) {
-        self.container = container
-        self.logger = logger
-    }
-
-    /// Waits for graceful shutdown (or cancellation), then ends the container.
-    public func run() async throws {
-        // Throws only CancellationError, when the group is cancelled rather than shut down gracefully; the
-        // container must be ended in both cases, so the error is not a reason to stop here.
-        try? await gracefulShutdown()
-        do {
-            try await container.end()
-        } catch {
-            logger.error("Ending the container failed", metadata: ["error": .string(String(describing: error))])
-            throw error
-        }
-    }
 }

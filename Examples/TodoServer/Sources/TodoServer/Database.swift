@@ -120,6 +120,11 @@ public actor Database: AsyncTeardown {
         return Lease(database: self, connection: connection)
     }
 
+    /// Whether a unit of work holds the connection now, and how many wait for it: both 0 when the server is idle.
+    public var usage: (leased: Bool, waiting: Int) {
+        (isLeased, waiters.count)
+    }
+
     /// Takes the connection back and hands it to the first waiter, if any.
     private func release() {
         precondition(isLeased, "The database connection was released without being leased.")

@@ -13,12 +13,14 @@ import Weft
 /// | `PATCH /todos/:id` with `{"title": ..., "completed": ...}` | 200 and the item; 400, 404 |
 /// | `DELETE /todos/:id` | 204; 404 if there is none |
 ///
-/// Every handler takes its services from the request's scope with `scope.async.require(...)`; none of them
-/// commits or ends anything, because ``RequestScopeMiddleware`` ends the scope once the handler has answered.
+/// Every handler takes its services from the request's scope with `context.require(...)` (WeftHummingbird);
+/// none of them commits or ends anything, because the scope middleware ends the scope once the handler has
+/// answered, which commits or rolls back the request's ``UnitOfWork``.
 public enum TodoRoutes {
     /// Adds the routes under `/todos` to `router`.
     ///
-    /// ``RequestScopeMiddleware`` must already be on the router, so that each request has a scope.
+    /// The scope middlewares of ``buildApplication(configuration:container:)`` must already be on the router, so
+    /// that each request has a scope.
     public static func add(to router: Router<TodoRequestContext>) {
         router.group("todos")
             .get(use: list)
@@ -30,13 +32,13 @@ public enum TodoRoutes {
     }
 
     @Sendable static func list(_ request: Request, context: TodoRequestContext) async throws -> [Todo] {
-        let todos = try await context.requestScope().async.require(TodoRepository.self)
+        let todos = try await context.require(TodoRepository.self)
         return try await todos.all()
     }
 
     @Sendable static func show(_ request: Request, context: TodoRequestContext) async throws -> Todo {
         let id = try context.parameters.require("id", as: Int.self)
-        let todos = try await context.requestScope().async.require(TodoRepository.self)
+        let todos = try await context.require(TodoRepository.self)
         guard let todo = try await todos.find(id: id) else { throw notFound(id) }
         return todo
     }
@@ -48,9 +50,8 @@ public enum TodoRoutes {
         let title = try TitleRules.validated(try await request.decode(as: NewTodo.self, context: context).title)
         // Two services, one unit of work: the repository and the audit trail are both made from the same
         // scoped `UnitOfWork`, so the item and its audit entry are committed together.
-        let scope = try context.requestScope()
-        let todos = try await scope.async.require(TodoRepository.self)
-        let audit = try await scope.async.require(AuditTrail.self)
+        let todos = try await context.require(TodoRepository.self)
+        let audit = try await context.require(AuditTrail.self)
         let todo = try await todos.create(title: title)
         try await audit.record(.created, todoID: todo.id)
         return EditedResponse(status: .created, headers: [.location: "/todos/\(todo.id)"], response: todo)
@@ -63,12 +64,11 @@ public enum TodoRoutes {
         context: TodoRequestContext
     ) async throws -> EditedResponse<[Todo]> {
         let batch = try await request.decode(as: [NewTodo].self, context: context)
-        let scope = try context.requestScope()
         var created: [Todo] = []
         for item in batch {
             // Resolved on each pass on purpose: a transient repository each time, the same unit of work.
-            let todos = try await scope.async.require(TodoRepository.self)
-            let audit = try await scope.async.require(AuditTrail.self)
+            let todos = try await context.require(TodoRepository.self)
+            let audit = try await context.require(AuditTrail.self)
             let todo = try await todos.create(title: try TitleRules.validated(item.title))
             try await audit.record(.created, todoID: todo.id)
             created.append(todo)
@@ -83,9 +83,8 @@ public enum TodoRoutes {
             throw HTTPError(.badRequest, message: "Send a title, a completed flag, or both.")
         }
         let title = try changes.title.map(TitleRules.validated)
-        let scope = try context.requestScope()
-        let todos = try await scope.async.require(TodoRepository.self)
-        let audit = try await scope.async.require(AuditTrail.self)
+        let todos = try await context.require(TodoRepository.self)
+        let audit = try await context.require(AuditTrail.self)
         guard let todo = try await todos.update(id: id, title: title, completed: changes.completed) else {
             throw notFound(id)
         }
@@ -98,9 +97,8 @@ public enum TodoRoutes {
         context: TodoRequestContext
     ) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id", as: Int.self)
-        let scope = try context.requestScope()
-        let todos = try await scope.async.require(TodoRepository.self)
-        let audit = try await scope.async.require(AuditTrail.self)
+        let todos = try await context.require(TodoRepository.self)
+        let audit = try await context.require(AuditTrail.self)
         guard try await todos.delete(id: id) else { throw notFound(id) }
         try await audit.record(.deleted, todoID: id)
         return .noContent

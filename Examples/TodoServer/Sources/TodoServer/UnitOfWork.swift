@@ -4,17 +4,29 @@ import Weft
 
 /// What the server knows about the request a scope belongs to: its id, and whether it succeeded.
 ///
-/// Registered `.inObjectScope(.scoped)`, so each request's scope has its own. ``RequestScopeMiddleware``
+/// Registered `.inObjectScope(.scoped)`, so each request's scope has its own. ``RequestInfoMiddleware``
 /// resolves it first, fills in the request id, and once the handler has answered says whether the request
 /// succeeded; the ``UnitOfWork`` of the same scope reads both.
-public actor RequestInfo {
+///
+/// Its teardown, when the scope ends, is counted in ``ServerStats``: the load script checks that every request's
+/// scope ended.
+public actor RequestInfo: Teardown {
     /// The request id Hummingbird gave the request (also sent back in the `X-Request-ID` header).
     public private(set) var id = "unknown"
     /// Whether the handler answered with a status below 400; `false` until the handler has answered.
     public private(set) var succeeded = false
+    private let stats: ServerStats
 
-    /// Makes the information of a request whose id is not known yet.
-    public init() {}
+    /// Makes the information of a request whose id is not known yet, counted in `stats`.
+    public init(stats: ServerStats) {
+        self.stats = stats
+        stats.scopeMade()
+    }
+
+    /// Counts the end of the request's scope.
+    public nonisolated func tearDown() {
+        stats.scopeEnded()
+    }
 
     /// Records the request id; the middleware calls this before the handler runs.
     public func start(id: String) {

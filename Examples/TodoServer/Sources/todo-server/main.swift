@@ -14,14 +14,16 @@ struct CommandLineSettings {
     var port = 8080
     var databasePath = "todos.sqlite"
     var logLevel = Logger.Level.info
+    var handWired = false
 
     static let usage = """
-        Usage: todo-server [--hostname HOST] [--port PORT] [--database PATH] [--log-level LEVEL]
+        Usage: todo-server [--hostname HOST] [--port PORT] [--database PATH] [--log-level LEVEL] [--wiring WIRING]
 
           --hostname   address to listen on (TODO_SERVER_HOSTNAME; default 127.0.0.1)
           --port       port to listen on (TODO_SERVER_PORT; default 8080)
           --database   SQLite file, made if missing (TODO_SERVER_DATABASE; default todos.sqlite)
           --log-level  trace, debug, info, notice, warning, error or critical (LOG_LEVEL; default info)
+          --wiring     weft (the server) or hand (its load routes wired by hand, the load script's baseline)
         """
 
     /// What went wrong reading the settings; printed with the usage.
@@ -46,7 +48,7 @@ struct CommandLineSettings {
                 throw Problem(description: "Unexpected argument '\(argument)'.")
             }
             let name = String(argument.dropFirst(2))
-            guard ["hostname", "port", "database", "log-level"].contains(name) else {
+            guard ["hostname", "port", "database", "log-level", "wiring"].contains(name) else {
                 throw Problem(description: "Unknown option '\(argument)'.")
             }
             guard let value = remaining.popFirst() else {
@@ -62,6 +64,12 @@ struct CommandLineSettings {
                 throw Problem(description: "The port '\(port)' is not a number from 0 to 65535.")
             }
             self.port = number
+        }
+        if let wiring = values["wiring"] {
+            guard ["weft", "hand"].contains(wiring) else {
+                throw Problem(description: "The wiring '\(wiring)' is not weft or hand.")
+            }
+            self.handWired = wiring == "hand"
         }
         if let level = values["log-level"] {
             guard let parsed = Logger.Level(rawValue: level) else {
@@ -94,6 +102,10 @@ let configuration = TodoServerConfiguration(
     databasePath: settings.databasePath,
     logger: logger
 )
-// The application ends its container, and so closes the database, when SIGINT or SIGTERM stops it.
-let app = buildApplication(configuration: configuration)
-try await app.runService()
+if settings.handWired {
+    try await buildHandWiredApplication(configuration: configuration).runService()
+} else {
+    // The application ends its container, and so closes the database, when SIGINT or SIGTERM stops it.
+    let app = buildApplication(configuration: configuration)
+    try await app.runService()
+}

@@ -19,7 +19,8 @@ struct ContainerVerificationTests {
             let report = await server.container.async.verificationReport()
 
             #expect(report.isValid, "\(report)")
-            #expect(report.checkedCount == 6)
+            // LifecycleLog, ServerStats, Database, RequestInfo, UnitOfWork, TodoRepository, AuditTrail.
+            #expect(report.checkedCount == 7)
             #expect(report.unchecked.isEmpty)
             // Verification built its own copy: the server's database has not been opened.
             #expect(await server.lifecycleLog.databaseOpenCount == 0)
