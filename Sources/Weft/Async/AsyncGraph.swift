@@ -37,23 +37,54 @@ final class AsyncContext: @unchecked Sendable {
         innermostBuild = step.build ?? outer.innermostBuild
     }
 
-    /// The steps, innermost first.
-    private var stepsInward: some Sequence<AsyncStep> {
-        sequence(first: self, next: \.outer).lazy.compactMap(\.step)
+    /// The steps, innermost first. A loop rather than a lazy sequence: this is read on every nested resolve,
+    /// and the lazy sequence's generic code is not specialised here.
+    private func forEachStepInward(_ body: (AsyncStep) -> Bool) {
+        var current: AsyncContext? = self
+        while let context = current {
+            if let step = context.step, !body(step) { return }
+            current = context.outer
+        }
     }
 
     /// The path for messages: `Garage -> Car`.
-    var path: [String] { stepsInward.map(\.key.pathComponent).reversed() }
+    var path: [String] {
+        var path: [String] = []
+        forEachStepInward {
+            path.append($0.key.pathComponent)
+            return true
+        }
+        return path.reversed()
+    }
 
     /// The builds in flight on this path.
-    var builds: [AsyncBuild] { stepsInward.compactMap(\.build) }
+    var builds: [AsyncBuild] {
+        var builds: [AsyncBuild] = []
+        forEachStepInward {
+            if let build = $0.build { builds.append(build) }
+            return true
+        }
+        return builds
+    }
 
     /// The innermost registration on the path whose instance outlives the graph.
-    var sharedBuilder: _ServiceEntryBase? { stepsInward.first(where: \.shared)?.entry }
+    var sharedBuilder: _ServiceEntryBase? {
+        var builder: _ServiceEntryBase?
+        forEachStepInward {
+            if $0.shared { builder = $0.entry }
+            return builder == nil
+        }
+        return builder
+    }
 
     /// Whether `entry`'s factory is running on this path.
     func contains(_ entry: _ServiceEntryBase) -> Bool {
-        stepsInward.contains { $0.entry === entry }
+        var found = false
+        forEachStepInward {
+            found = $0.entry === entry
+            return !found
+        }
+        return found
     }
 
     func appending(_ step: AsyncStep) -> AsyncContext {

@@ -119,11 +119,13 @@ public struct AsyncResolver: Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
-        let container = container
-        let made = try await make(key, arguments: ()) {
-            try container.makeWithoutArguments(Service.self, name: name)
+        // A resolver its factory kept resolves on its own once the factory has returned.
+        if let context, context.isLive {
+            return try await container.makeAsync(Service.self, key: key, context: context)
         }
-        return try cast(made, key: key)
+        let graph = AsyncGraph()
+        defer { graph.end() }
+        return try await container.makeAsync(Service.self, key: key, context: AsyncContext(graph: graph))
     }
 
     /// Makes `key`: within this resolver's resolution, or as a new top-level one.
@@ -146,16 +148,7 @@ public struct AsyncResolver: Sendable {
 
     /// What `key`'s registration made, as `Service`.
     private func cast<Service>(_ made: Made, key: ServiceKey) throws -> Service {
-        // Checked, then cast: `as?` would ask the runtime for `Optional<Service>`'s metadata on every call, since
-        // this code is not specialised for `Service`; two casts cost less than that lookup.
-        if made.value is Service { return made.value as! Service }
-        let live = context.flatMap { $0.isLive ? $0 : nil }
-        throw ResolutionError(
-            reason: .typeMismatch,
-            key: key,
-            path: (live?.path ?? []) + [key.pathComponent],
-            madeType: String(describing: type(of: made.value))
-        )
+        try container.cast(made, key: key, context: context)
     }
 }
 

@@ -11,9 +11,24 @@ extension Container {
         arguments: any Sendable,
         synchronously: @Sendable () throws -> Any
     ) async throws -> Made {
-        // This thread's lookup cache: no lock, no string hashing (a registration the graph found is kept until
-        // the graph ends, see ``GraphActivity``).
-        let found = ResolutionState.withCurrent { state in state.insideEngine { state.lookups.find(key, in: self) } }
+        try await makeAsync(
+            found: lookUpAsync(key), key: key, context: context, arguments: arguments, synchronously: synchronously)
+    }
+
+    /// The registration for `key`, from this thread's lookup cache: no lock, no string hashing (a registration
+    /// the graph found is kept until the graph ends, see ``GraphActivity``).
+    func lookUpAsync(_ key: ServiceKey) -> Lookup? {
+        ResolutionState.withCurrent { state in state.insideEngine { state.lookups.find(key, in: self) } }
+    }
+
+    /// ``makeAsync(key:context:arguments:synchronously:)`` once the registration (`found`) has been looked up.
+    nonisolated(nonsending) func makeAsync(
+        found: Lookup?,
+        key: ServiceKey,
+        context: AsyncContext,
+        arguments: any Sendable,
+        synchronously: @Sendable () throws -> Any
+    ) async throws -> Made {
         guard let found, let factory = found.entry.object.asyncFactory else {
             return try await makeSynchronously(
                 key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,
@@ -299,7 +314,7 @@ extension Container {
     }
 
     /// Throws when a shared instance being made on `context`'s path would keep the scope's instance of `entry`.
-    private func checkCaptive(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
+    func checkCaptive(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
         guard entry.isScopeCopy, let builder = context.sharedBuilder, !builder.isScopeCopy else { return }
         throw ResolutionError(reason: .captiveDependency, key: key, path: context.path + [key.pathComponent])
     }

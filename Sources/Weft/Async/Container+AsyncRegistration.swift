@@ -44,6 +44,7 @@ extension Container {
         )
         // Without arguments: no pack to unbox.
         entry.asyncFactory = AsyncFactory { resolver, _ in Made(value: try await factory(resolver)) }
+        entry.asyncPlainFactory = factory
         addPlain(entry, as: serviceType, name: name)
         return entry
     }

@@ -1,0 +1,68 @@
+/// The async engine's typed entry: a resolve without runtime arguments that hands its caller a `Service`.
+///
+/// A registration made with an `async` closure for exactly the requested type, transient and without
+/// `initCompleted` callbacks, is built here: its typed factory is called directly, so the instance reaches the
+/// caller without being boxed as `Any` and cast back (a cast to a protocol type is a conformance lookup in the
+/// runtime). Every other request goes through ``makeAsync(found:key:context:arguments:synchronously:)``, and its
+/// instance is cast to `Service` at the end. Both run the same checks (cycle, captive scoped service,
+/// verification's recording) and report the same errors.
+extension Container {
+    /// Makes `key` (no runtime arguments) within `context`'s graph, as `Service`.
+    nonisolated(nonsending) func makeAsync<Service>(
+        _: Service.Type,
+        key: ServiceKey,
+        context: AsyncContext
+    ) async throws -> Service {
+        let found = lookUpAsync(key)
+        if let found, found.exact, found.policy == .transient, !found.hasCallbacks {
+            let entry = found.entry.object
+            if entry.asyncFactory != nil {
+                return try await buildTransient(
+                    unsafeDowncast(entry, to: ServiceEntry<Service>.self), key: key, context: context)
+            }
+        }
+        let name = key.name
+        let made = try await makeAsync(found: found, key: key, context: context, arguments: ()) {
+            try self.makeWithoutArguments(Service.self, name: name)
+        }
+        return try cast(made, key: key, context: context)
+    }
+
+    /// Calls the typed async factory of `entry`, a transient registration without callbacks, on a path one step
+    /// longer than `context`'s: what ``makeAsync(found:key:context:arguments:synchronously:)`` does for it, but
+    /// for the cast.
+    nonisolated(nonsending) private func buildTransient<Service>(
+        _ entry: ServiceEntry<Service>,
+        key: ServiceKey,
+        context: AsyncContext
+    ) async throws -> Service {
+        if let findings = context.graph.findings, let asker = context.step?.entry {
+            findings.resolving(entry, from: asker)
+        }
+        try checkAsyncCycle(entry, key: key, context: context)
+        try checkCaptive(entry, key: key, context: context)
+        let inner = context.appending(AsyncStep(entry: entry, key: key, build: nil, shared: false))
+        defer { inner.factoryDidReturn() }
+        do {
+            return try await entry.asyncPlainFactory(AsyncResolver(container: self, context: inner))
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
+        }
+    }
+
+    /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.
+    /// The error's path is `context`'s while its factory runs.
+    func cast<Service>(_ made: Made, key: ServiceKey, context: AsyncContext?) throws -> Service {
+        // Checked, then cast: `as?` would ask the runtime for `Optional<Service>`'s metadata on every call, since
+        // this code is not specialised for `Service`; two casts cost less than that lookup.
+        if made.value is Service { return made.value as! Service }
+        throw ResolutionError(
+            reason: .typeMismatch,
+            key: key,
+            path: (context.map { $0.isLive ? $0.path : [] } ?? []) + [key.pathComponent],
+            madeType: String(describing: type(of: made.value))
+        )
+    }
+}
