@@ -277,7 +277,7 @@ extension Container {
     /// invalidation and captive scoped services); keeps what the graph made meanwhile until the graph ends.
     /// In a verification's build, what `body` resolves is recorded as resolved by the innermost step's factory
     /// (or, unless `inFactory`, its `initCompleted` callbacks).
-    private func runSegment<T>(
+    func runSegment<T>(
         _ context: AsyncContext,
         inFactory: Bool = true,
         _ body: (ResolutionState) throws -> T
@@ -302,7 +302,7 @@ extension Container {
 
     /// A synchronous resolve's error as seen from the async path `context`: the path grows its prefix, and
     /// an async factory that the synchronous part needed while it was already being made is the cycle it is.
-    private func continuing(_ error: ResolutionError, context: AsyncContext) -> ResolutionError {
+    func continuing(_ error: ResolutionError, context: AsyncContext) -> ResolutionError {
         var error = error
         error.path = context.path + error.path
         if error.reason == .requiresAsync, let key = error.key, let entry = entry(for: key),

@@ -14,9 +14,23 @@ extension Container {
         context: AsyncContext
     ) async throws -> Service {
         let found = lookUpAsync(key)
-        if let found, found.exact, found.policy == .transient, !found.hasCallbacks {
+        if let found {
             let entry = found.entry.object
-            if entry.asyncFactory != nil {
+            if found.exact, found.policy == .shared, context.graph.findings == nil, context.sharedBuilder == nil {
+                // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
+                // Not while a verification records, nor on the path of a shared build, which note their uses.
+                do {
+                    return try ResolutionState.withCurrent { state in
+                        try unsafeDowncast(entry, to: ServiceEntry<Service>.self).completeSharedInstance(
+                            for: state, found: {}, orElse: { throw NotBuiltYet() })
+                    }
+                } catch is NotBuiltYet {}
+            }
+            if entry.asyncFactory == nil {
+                if !entry.runsOnMainActor {
+                    return try await makeSynchronously(found, as: Service.self, key: key, context: context)
+                }
+            } else if found.exact, found.policy == .transient, !found.hasCallbacks {
                 return try await buildTransient(
                     unsafeDowncast(entry, to: ServiceEntry<Service>.self), key: key, context: context)
             }
@@ -26,6 +40,49 @@ extension Container {
             try self.makeWithoutArguments(Service.self, name: name)
         }
         return try cast(made, key: key, context: context)
+    }
+
+    /// The complete instance of the singleton registered for exactly `key`, read typed under the registration's
+    /// lock, from outside any graph; throws ``NotBuiltYet`` when there is none (not built, being built, or not an
+    /// exact `.container`-like registration).
+    func builtSingleton<Service>(_ key: ServiceKey, as _: Service.Type) throws -> Service {
+        try ResolutionState.withCurrent { state in
+            try state.insideEngine {
+                guard let found = state.lookups.find(key, in: self), found.exact, found.policy == .shared else {
+                    throw NotBuiltYet()
+                }
+                return try found.entry._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
+                        for: state, found: {}, orElse: { throw NotBuiltYet() })
+                }
+            }
+        }
+    }
+
+    /// Makes the registration `found`, whose factory is synchronous, with the synchronous engine on this thread in
+    /// `context`'s graph, as `Service`. While another thread builds it (a shared instance), the task suspends
+    /// instead of blocking.
+    nonisolated(nonsending) private func makeSynchronously<Service>(
+        _ found: Lookup,
+        as _: Service.Type,
+        key: ServiceKey,
+        context: AsyncContext
+    ) async throws -> Service {
+        let awaited = found.policy == .shared ? ObjectIdentifier(found.entry.object) : nil
+        while true {
+            do {
+                return try runSegment(context) { state in
+                    state.suspendsForBuildOf = awaited
+                    defer { state.suspendsForBuildOf = nil }
+                    // Inside the engine already: `runSegment` entered it.
+                    return try make(found, key: key, state: state) as Service
+                }
+            } catch let busy as BuildInProgress {
+                try await BuildCoordinator.suspendWhileBuilt(busy.entry)
+            } catch let error as ResolutionError {
+                throw continuing(error, context: context)
+            }
+        }
     }
 
     /// Calls the typed async factory of `entry`, a transient registration without callbacks, on a path one step
@@ -66,3 +123,6 @@ extension Container {
         )
     }
 }
+
+/// Thrown inside the engine when a singleton read finds no complete instance: the caller then builds or waits.
+struct NotBuiltYet: Error {}

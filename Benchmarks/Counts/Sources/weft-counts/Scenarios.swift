@@ -120,6 +120,31 @@ let scenarios: [Scenario] = [
         }
     ),
     Scenario(
+        name: "async-sync-factories",
+        what: "try await container.async.require(A) with the synchronous .transient factories of `transient`",
+        hand: { count in
+            for _ in 0..<count { sink(await makeA()) }
+        },
+        weft: { count in
+            let container = graphContainer(scope: .transient, require: true)
+            for _ in 0..<count { sink(try await container.async.require((any AProto).self)) }
+        }
+    ),
+    Scenario(
+        name: "async-singleton",
+        what: "try await container.async.require(C) of a built .container C with an async factory; by hand, a stored let",
+        hand: { count in
+            let singletons = Singletons()
+            for _ in 0..<count { sink(await singletons.read()) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { (_: AsyncResolver) async in C() }.inObjectScope(.container)
+            _ = try await container.async.require((any CProto).self)
+            for _ in 0..<count { sink(try await container.async.require((any CProto).self)) }
+        }
+    ),
+    Scenario(
         name: "register",
         what: "register one service under a new name; by hand, a closure stored in a [String: closure]",
         hand: { count in
@@ -251,8 +276,11 @@ func graphContainer(scope: ObjectScope, require: Bool) -> Container {
 }
 
 /// Singletons kept by hand.
-final class Singletons {
+final class Singletons: Sendable {
     let c: any CProto = C()
+
+    /// The stored singleton, read through an async call as an async resolve is.
+    func read() async -> any CProto { c }
 }
 
 /// A hand-written per-request object: builds its unit of work and drops it at the end.
