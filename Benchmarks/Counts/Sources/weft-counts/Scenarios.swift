@@ -132,7 +132,7 @@ let scenarios: [Scenario] = [
     ),
     Scenario(
         name: "async-singleton",
-        what: "try await container.async.require(C) of a built .container C with an async factory; by hand, a stored let",
+        what: "try await container.async.require(C), a built .container C with an async factory; by hand, a let",
         hand: { count in
             let singletons = Singletons()
             for _ in 0..<count { sink(await singletons.read()) }
