@@ -123,15 +123,7 @@ public struct AsyncResolver: Sendable {
         if let context, context.isLive {
             return try await container.makeAsync(Service.self, key: key, context: context)
         }
-        // A built singleton needs no graph: it is read as a synchronous resolve reads it.
-        if let found = container.lookUpAsync(key), found.exact, found.policy == .shared {
-            do {
-                return try container.builtSingleton(key, as: Service.self)
-            } catch is NotBuiltYet {}
-        }
-        let graph = AsyncGraph()
-        defer { graph.end() }
-        return try await container.makeAsync(Service.self, key: key, context: AsyncContext(graph: graph))
+        return try await container.makeAsync(Service.self, key: key)
     }
 
     /// Makes `key`: within this resolver's resolution, or as a new top-level one.

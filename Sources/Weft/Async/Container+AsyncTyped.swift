@@ -42,10 +42,40 @@ extension Container {
         return try cast(made, key: key, context: context)
     }
 
+    /// Makes `key` (no runtime arguments) for a top-level async resolve, as `Service`. What needs no async graph
+    /// is made without one: a built singleton is read as a synchronous resolve reads it, and a service whose
+    /// factory is synchronous is made by the synchronous engine (whose factories cannot reach an async one).
+    nonisolated(nonsending) func makeAsync<Service>(_: Service.Type, key: ServiceKey) async throws -> Service {
+        let route = topLevelRoute(key)
+        if route.singleton {
+            do {
+                return try builtSingleton(key, as: Service.self)
+            } catch is NotBuiltYet {}
+        }
+        if route.synchronous { return try await makeOnThisThread(Service.self, key: key) }
+        let graph = AsyncGraph()
+        defer { graph.end() }
+        return try await makeAsync(Service.self, key: key, context: AsyncContext(graph: graph))
+    }
+
+    /// How a top-level async resolve of `key` goes: whether it may find a built singleton, and whether the
+    /// registration's factory is synchronous (and not bound to the main actor). Decided inside the engine, where
+    /// the registration cannot be released.
+    private func topLevelRoute(_ key: ServiceKey) -> (singleton: Bool, synchronous: Bool) {
+        ResolutionState.withCurrent { state in
+            state.insideEngine {
+                guard let found = state.lookups.find(key, in: self) else { return (false, false) }
+                return found.entry._withUnsafeGuaranteedRef { entry in
+                    (found.exact && found.policy == .shared, entry.asyncFactory == nil && !entry.runsOnMainActor)
+                }
+            }
+        }
+    }
+
     /// The complete instance of the singleton registered for exactly `key`, read typed under the registration's
     /// lock, from outside any graph; throws ``NotBuiltYet`` when there is none (not built, being built, or not an
     /// exact `.container`-like registration).
-    func builtSingleton<Service>(_ key: ServiceKey, as _: Service.Type) throws -> Service {
+    private func builtSingleton<Service>(_ key: ServiceKey, as _: Service.Type) throws -> Service {
         try ResolutionState.withCurrent { state in
             try state.insideEngine {
                 guard let found = state.lookups.find(key, in: self), found.exact, found.policy == .shared else {
@@ -55,6 +85,32 @@ extension Container {
                     try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
                         for: state, found: {}, orElse: { throw NotBuiltYet() })
                 }
+            }
+        }
+    }
+
+    /// A top-level resolve of `key`, whose factory is synchronous, by the synchronous engine on this thread, in a
+    /// graph of its own. While another thread builds the (shared) instance asked for, the task suspends instead
+    /// of blocking.
+    nonisolated(nonsending) private func makeOnThisThread<Service>(_: Service.Type, key: ServiceKey) async throws
+        -> Service
+    {
+        while true {
+            do {
+                return try ResolutionState.withCurrent { state in
+                    try state.insideEngine {
+                        guard let found = state.lookups.find(key, in: self) else {
+                            // Removed meanwhile: the synchronous engine explains what is missing.
+                            return try make(Service.self, name: key.name, option: nil)
+                        }
+                        state.suspendsForBuildOf =
+                            found.policy == .shared ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
+                        defer { state.suspendsForBuildOf = nil }
+                        return try make(found, key: key, state: state) as Service
+                    }
+                }
+            } catch let busy as BuildInProgress {
+                try await BuildCoordinator.suspendWhileBuilt(busy.entry)
             }
         }
     }
@@ -125,4 +181,4 @@ extension Container {
 }
 
 /// Thrown inside the engine when a singleton read finds no complete instance: the caller then builds or waits.
-struct NotBuiltYet: Error {}
+private struct NotBuiltYet: Error {}

@@ -2,10 +2,11 @@ import Testing
 
 @testable import Weft
 
-/// An async resolve of a singleton that is already built reads it as a synchronous resolve does, without
-/// starting an object graph: these are the cases where that read must answer with the right instance, or anew.
-/// (A singleton whose callbacks still run is waited for: `AsyncCompletionTests`.)
-@Suite struct AsyncSingletonReadTests {
+/// A top-level async resolve of what needs no async object graph, a built singleton or a service whose
+/// factory is synchronous, is answered as a synchronous resolve would answer it: the same instances and the same
+/// errors as through the async engine. (A singleton whose callbacks still run is waited for:
+/// `AsyncCompletionTests`; a singleton another thread builds is awaited without blocking: `SyncBuildAwaitingTests`.)
+@Suite struct AsyncWithoutGraphTests {
     @Test func aBuiltSingletonIsTheSameInstanceForSyncAndAsyncResolves() async throws {
         let made = Counter()
         let container = Container()
@@ -66,5 +67,41 @@ import Testing
         }
         #expect(error.reason == .scopeEnded)
         try await other.end()
+    }
+
+    @Test func aSynchronousFactorySharesGraphInstancesWithinOneAsyncResolveOnly() async throws {
+        let container = Container()
+        container.register((any Storage).self) { _ in DiskStorage() }
+        container.register((any Catalog).self) { r in RemoteCatalog(storage: try r.require((any Storage).self)) }
+        container.register((any Checkout).self) { r in
+            ShopCheckout(catalog: try r.require((any Catalog).self), storage: try r.require((any Storage).self))
+        }
+
+        let checkout = try await container.async.require((any Checkout).self)
+        let again = try await container.async.require((any Checkout).self)
+
+        #expect(checkout.storage === checkout.catalog.storage)
+        #expect(again.storage !== checkout.storage)
+    }
+
+    @Test func aSynchronousFactoryFailsWithThePathAndReasonOfAnAsyncResolve() async throws {
+        let container = Container()
+        container.register((any Catalog).self) { r in RemoteCatalog(storage: try r.require((any Storage).self)) }
+        let missing = try await #require(throws: ResolutionError.self) {
+            try await container.async.require((any Catalog).self)
+        }
+        container.register((any Storage).self) { _ in
+            await Task.yield()
+            return DiskStorage()
+        }
+        let needsAsync = try await #require(throws: ResolutionError.self) {
+            try await container.async.require((any Catalog).self)
+        }
+
+        #expect(missing.reason == .missingRegistration)
+        #expect(missing.path == ["Catalog", "Storage"])
+        #expect(needsAsync.reason == .requiresAsync)
+        #expect(needsAsync.path == ["Catalog", "Storage"])
+        #expect(await container.async.resolve((any Catalog).self) == nil)
     }
 }
