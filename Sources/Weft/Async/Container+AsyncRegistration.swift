@@ -1,11 +1,24 @@
 /// An `async` factory, erased to return a ``Made``: the runtime arguments come boxed (a ``PackBox``, or `()`
 /// for none), and nil is returned when they are not the ones the factory takes. Not generic, so that the
 /// engine calls every factory through the same code.
-final class AsyncFactory: @unchecked Sendable {
+class AsyncFactory: @unchecked Sendable {
     let make: nonisolated(nonsending) @Sendable (AsyncResolver, any Sendable) async throws -> Made?
 
     init(_ make: nonisolated(nonsending) @escaping @Sendable (AsyncResolver, any Sendable) async throws -> Made?) {
         self.make = make
+    }
+}
+
+/// The factory of an `async` registration without runtime arguments, also kept typed: an async resolve of
+/// exactly the registered type calls ``typed`` and receives the instance without a box or a cast. The
+/// registration's own type says which factory it has, so the engine may downcast to this class when a lookup
+/// is exact.
+final class TypedAsyncFactory<Service>: AsyncFactory, @unchecked Sendable {
+    let typed: @Sendable (AsyncResolver) async throws -> Service
+
+    init(_ typed: @escaping @Sendable (AsyncResolver) async throws -> Service) {
+        self.typed = typed
+        super.init { resolver, _ in Made(value: try await typed(resolver)) }
     }
 }
 
@@ -43,8 +56,7 @@ extension Container {
             objectScope: defaultObjectScope
         )
         // Without arguments: no pack to unbox.
-        entry.asyncFactory = AsyncFactory { resolver, _ in Made(value: try await factory(resolver)) }
-        entry.asyncPlainFactory = factory
+        entry.asyncFactory = TypedAsyncFactory(factory)
         addPlain(entry, as: serviceType, name: name)
         return entry
     }

@@ -30,9 +30,11 @@ extension Container {
                 if !entry.runsOnMainActor {
                     return try await makeSynchronously(found, as: Service.self, key: key, context: context)
                 }
-            } else if found.exact, found.policy == .transient, !found.hasCallbacks {
+            } else if found.exact, found.policy == .transient, !found.hasCallbacks, let factory = entry.asyncFactory {
+                // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
                 return try await buildTransient(
-                    unsafeDowncast(entry, to: ServiceEntry<Service>.self), key: key, context: context)
+                    entry, factory: unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self), key: key,
+                    context: context)
             }
         }
         let name = key.name
@@ -141,11 +143,12 @@ extension Container {
         }
     }
 
-    /// Calls the typed async factory of `entry`, a transient registration without callbacks, on a path one step
+    /// Calls `factory`, the typed async factory of `entry`, a transient registration without callbacks, on a path one step
     /// longer than `context`'s: what ``makeAsync(found:key:context:arguments:synchronously:)`` does for it, but
     /// for the cast.
     nonisolated(nonsending) private func buildTransient<Service>(
-        _ entry: ServiceEntry<Service>,
+        _ entry: _ServiceEntryBase,
+        factory: TypedAsyncFactory<Service>,
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
@@ -157,7 +160,7 @@ extension Container {
         let inner = context.appending(AsyncStep(entry: entry, key: key, build: nil, shared: false))
         defer { inner.factoryDidReturn() }
         do {
-            return try await entry.asyncPlainFactory(AsyncResolver(container: self, context: inner))
+            return try await factory.typed(AsyncResolver(container: self, context: inner))
         } catch let error as ResolutionError {
             throw error
         } catch {

@@ -73,7 +73,6 @@ extension ServiceEntry {
         }
         copy.declaredDependencies = declaredDependencies
         copy.asyncFactory = asyncFactory
-        copy.asyncPlainFactory = asyncPlainFactory
         copy.runsOnMainActor = runsOnMainActor
         copy.copyingScope = owningScope
         return copy

@@ -13,12 +13,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     let plainFactory: (any Resolver) throws -> Service
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: ErasedFactory?
-    /// The factory of an `async` registration without runtime arguments, typed, so that an async resolve of
-    /// exactly this registration's type reads the instance without a dynamic cast. Called only when
-    /// ``_ServiceEntryBase/asyncFactory`` is set; set with it, before the entry is published.
-    var asyncPlainFactory: @Sendable (AsyncResolver) async throws -> Service = { _ in
-        preconditionFailure("Weft: not an async registration without arguments")
-    }
     var isPlain: Bool { erasedFactory == nil }
     /// The container the registration belongs to (see ``_ServiceEntryBase/owner``); nil once it is gone.
     var container: Container? { copyingScope ?? owner?.container }
