@@ -87,22 +87,8 @@ struct InjectionSite: Sendable {
     let file: StaticString
     let line: UInt
 
-    /// The message a wrapper stops the program with when `serviceType` cannot be resolved:
-    ///
-    /// ```
-    /// Weft: @Injected var of type Engine named "v8" (declared at MyApp/Car.swift:12) could not be resolved
-    /// from Container.shared.
-    /// [Weft.missingRegistration] No registration for Engine named "v8".
-    /// ```
-    func failureMessage(for serviceType: Any.Type, error: any Error) -> String {
-        var requested = String(describing: serviceType)
-        if let name { requested += " named \"\(name)\"" }
-        let source = given ? "the container given to it" : "Container.shared"
-        return "Weft: @\(wrapper) var of type \(requested) (declared at \(file):\(line)) could not be resolved from "
-            + "\(source).\n\(error)"
-    }
-
-    /// Stops the program with ``failureMessage(for:error:)``, reported at the declaration.
+    /// Stops the program with ``failureMessage(for:error:)`` (worded in `Diagnostics/InjectionMessages.swift`),
+    /// reported at the declaration.
     func stop(resolving serviceType: Any.Type, error: any Error) -> Never {
         fatalError(failureMessage(for: serviceType, error: error), file: file, line: line)
     }

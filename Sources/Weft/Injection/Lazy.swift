@@ -40,7 +40,7 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
         do {
             return try get()
         } catch {
-            fatalError("Weft: Lazy<\(Service.self)> could not make its instance.\n\(error)")
+            fatalError(InjectionMessages.lazyFailed(Service.self, error: error))
         }
     }
 

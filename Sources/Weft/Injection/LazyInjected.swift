@@ -165,10 +165,7 @@ public struct WeakLazyInjected<Service> {
     /// The instance as an object; stops the program if it is a value, which a weak reference cannot hold.
     private static func object(of instance: Service) -> AnyObject {
         guard type(of: instance as Any) is AnyClass else {
-            preconditionFailure(
-                "Weft: @WeakLazyInjected needs a class instance, but \(Service.self) resolved to a "
-                    + "\(type(of: instance as Any)), which a weak reference cannot hold. Use @LazyInjected."
-            )
+            preconditionFailure(InjectionMessages.weakNeedsClass(Service.self, resolvedTo: type(of: instance as Any)))
         }
         return instance as AnyObject
     }

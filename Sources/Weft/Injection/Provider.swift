@@ -29,7 +29,7 @@ public final class Provider<Service>: InstanceWrapper, @unchecked Sendable {
         do {
             return try get()
         } catch {
-            fatalError("Weft: Provider<\(Service.self)> could not make an instance.\n\(error)")
+            fatalError(InjectionMessages.providerFailed(Service.self, error: error))
         }
     }
 

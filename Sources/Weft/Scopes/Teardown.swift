@@ -50,20 +50,10 @@ public struct TeardownError: Error, CustomStringConvertible, @unchecked Sendable
         public let service: String
         /// What its `tearDown()` threw.
         public let error: any Error
-
-        /// `Service: error`.
-        public var description: String { "\(service): \(error)" }
     }
 
     /// The teardowns that threw, in the order they ran (reverse creation order).
     public let failures: [Failure]
-
-    /// The full message, starting with the stable identifier `[Weft.teardownFailed]`.
-    public var description: String {
-        let count = failures.count == 1 ? "1 teardown" : "\(failures.count) teardowns"
-        return "[Weft.teardownFailed] \(count) threw: "
-            + failures.map(\.description).joined(separator: "; ")
-    }
 }
 
 /// Why a teardown counts as failed although it did not throw: it was still running when ``Container/end(timeout:)``
@@ -73,12 +63,4 @@ public enum TeardownInterruption: Error, CustomStringConvertible, Sendable {
     case timedOut(seconds: Double)
     /// The task that was ending the container or scope was cancelled.
     case cancelled
-
-    /// What happened, e.g. `did not finish within 5.0 seconds (still running, not awaited)`.
-    public var description: String {
-        switch self {
-        case .timedOut(let seconds): return "did not finish within \(seconds) seconds (still running, not awaited)"
-        case .cancelled: return "not awaited: the task ending the scope was cancelled (still running)"
-        }
-    }
 }
