@@ -106,14 +106,9 @@ final class AsyncContext: @unchecked Sendable {
 /// what it keeps alive until it ends. Guarded by ``AsyncBuilds/lock``, which excludes overlapping access: its
 /// fields skip dynamic exclusivity checks.
 final class AsyncGraph: @unchecked Sendable {
-    enum Slot {
-        case building(AsyncBuild)
-        case made(Made)
-    }
-
     let id: GraphIdentifier
-    /// Graph-scoped instances of async factories, by registration.
-    @exclusivity(unchecked) var slots: [ObjectIdentifier: Slot] = [:]
+    /// Graph-scoped instances of async factories, by registration: the build that makes (or made) each.
+    @exclusivity(unchecked) var slots = AsyncGraphSlots()
     /// Registrations whose storage holds an instance for ``id``.
     @exclusivity(unchecked) var stored: [_ServiceEntryBase] = []
     /// Graph-scoped instances of async factories not yet in their registrations' storage: only a synchronous
@@ -167,7 +162,7 @@ final class AsyncGraph: @unchecked Sendable {
                 self.stored = []
                 self.kept = []
                 unpublished = []
-                slots = [:]
+                slots.removeAll()
                 ended = true
             }
             return (self.stored, self.kept, ended)

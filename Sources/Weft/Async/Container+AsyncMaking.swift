@@ -66,20 +66,20 @@ extension Container {
             key: key,
             context: context,
             claim: {
-                switch graph.slots[id] {
-                case .made(let made): return .stored(made)
-                case .building(let build): return .wait(build)
-                case nil: break
+                if let build = graph.slots[id] {
+                    if case .made(let made)? = build.outcome { return .stored(made) }
+                    return .wait(build)
                 }
                 let build = AsyncBuild(key: key)
-                graph.slots[id] = .building(build)
+                graph.slots[id] = build
                 return .build(build)
             },
             make: { build in
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: false)
                 let made = try await self.build(recipe, step: step, context: context)
                 AsyncBuilds.lock.withLock {
-                    graph.slots[id] = .made(made)
+                    // Made: later claims in the graph take it at once (the waiters are woken when the claim ends).
+                    build.outcome = .made(made)
                     // Into the registration's storage only when a synchronous part of the graph may look.
                     if recipe.hasCallbacks {
                         graph.stored.append(entry)

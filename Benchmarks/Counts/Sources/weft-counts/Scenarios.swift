@@ -120,6 +120,24 @@ let scenarios: [Scenario] = [
         }
     ),
     Scenario(
+        name: "async-graph",
+        what: "the async graph of `async-transient` in the default .graph scope: C shared within the resolve",
+        hand: { count in
+            for _ in 0..<count { sink(await makeSharingA()) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { (_: AsyncResolver) async in C() }
+            container.register((any BProto).self) { (r: AsyncResolver) async throws in
+                B(c: try await r.require((any CProto).self))
+            }
+            container.register((any AProto).self) { (r: AsyncResolver) async throws in
+                A(b: try await r.require((any BProto).self), c: try await r.require((any CProto).self))
+            }
+            for _ in 0..<count { sink(try await container.async.require((any AProto).self)) }
+        }
+    ),
+    Scenario(
         name: "async-sync-factories",
         what: "try await container.async.require(A) with the synchronous .transient factories of `transient`",
         hand: { count in
@@ -293,3 +311,8 @@ final class Request {
 func makeC() async -> any CProto { C() }
 func makeB() async -> any BProto { B(c: await makeC()) }
 func makeA() async -> any AProto { A(b: await makeB(), c: await makeC()) }
+func makeB(c: any CProto) async -> any BProto { B(c: c) }
+func makeSharingA() async -> any AProto {
+    let c = await makeC()
+    return A(b: await makeB(c: c), c: c)
+}

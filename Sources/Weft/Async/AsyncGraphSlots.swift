@@ -1,0 +1,58 @@
+/// The builds of one async graph's graph-scoped instances of async factories, made or being made, by
+/// registration; a build's outcome holds its instance once made.
+///
+/// A graph holds a handful of them: a short list searched in order costs less than hashing each identity,
+/// which every claim, build and completion would do. Past a few dozen, a dictionary indexes the list, so a wide
+/// graph stays linear. Guarded, with its graph, by ``AsyncBuilds/lock``.
+struct AsyncGraphSlots {
+    private var slots: [(id: ObjectIdentifier, build: AsyncBuild)] = []
+    /// The position of each registration's slot, once the list is long.
+    private var index: [ObjectIdentifier: Int]?
+
+    private static let longest = 32
+
+    /// The build of the registration `id`; setting nil removes it.
+    subscript(id: ObjectIdentifier) -> AsyncBuild? {
+        get { position(of: id).map { slots[$0].build } }
+        set {
+            switch (position(of: id), newValue) {
+            case (let position?, let build?):
+                slots[position].build = build
+            case (nil, let build?):
+                slots.append((id, build))
+                if index != nil {
+                    index?[id] = slots.count - 1
+                } else if slots.count > Self.longest {
+                    index = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.id, $0) })
+                }
+            case (let position?, nil):
+                remove(at: position)
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    /// Forgets every slot.
+    mutating func removeAll() {
+        slots = []
+        index = nil
+    }
+
+    private func position(of id: ObjectIdentifier) -> Int? {
+        if let index { return index[id] }
+        return slots.firstIndex { $0.id == id }
+    }
+
+    /// Removes the slot at `position`, moving the last one into its place.
+    private mutating func remove(at position: Int) {
+        let removed = slots[position].id
+        let last = slots.count - 1
+        if position != last {
+            slots[position] = slots[last]
+            index?[slots[position].id] = position
+        }
+        slots.removeLast()
+        index?[removed] = nil
+    }
+}
