@@ -1,11 +1,18 @@
-/// The async engine's typed entry: a resolve without runtime arguments that hands its caller a `Service`.
+/// The async engine's typed entry: every async resolve without runtime arguments comes here, and hands its
+/// caller a `Service`.
 ///
-/// A registration made with an `async` closure for exactly the requested type, transient and without
-/// `initCompleted` callbacks, is built here: its typed factory is called directly, so the instance reaches the
-/// caller without being boxed as `Any` and cast back (a cast to a protocol type is a conformance lookup in the
-/// runtime). Every other request goes through ``makeAsync(found:key:context:arguments:synchronously:)``, and its
-/// instance is cast to `Service` at the end. Both run the same checks (cycle, captive scoped service,
-/// verification's recording) and report the same errors.
+/// - A top-level request that needs no async graph is answered without one: a built singleton (or a scope's
+///   instance) is read from its typed slot as a synchronous resolve reads it, and a service whose factory is
+///   synchronous is made by the synchronous engine on the calling thread.
+/// - Inside a graph, a transient registration made with an `async` closure for exactly the requested type, without
+///   `initCompleted` callbacks, is built by calling its typed factory, so the instance reaches the caller without
+///   being boxed as `Any` and cast back (a cast to a protocol type is a conformance lookup in the runtime); a
+///   synchronous factory runs in the graph's segment through the synchronous engine's typed path.
+/// - Every other request goes through ``makeAsync(found:key:context:arguments:synchronously:)``, and its instance
+///   is cast to `Service` at the end.
+///
+/// Each route runs the same checks (cycle, captive scoped service, verification's recording) and reports the same
+/// errors as the general path.
 extension Container {
     /// Makes `key` (no runtime arguments) within `context`'s graph, as `Service`.
     nonisolated(nonsending) func makeAsync<Service>(
@@ -20,10 +27,7 @@ extension Container {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
-                    return try ResolutionState.withCurrent { state in
-                        try unsafeDowncast(entry, to: ServiceEntry<Service>.self).completeSharedInstance(
-                            for: state, found: {}, orElse: { throw NotBuiltYet() })
-                    }
+                    return try ResolutionState.withCurrent { try completeSingleton(entry, as: Service.self, state: $0) }
                 } catch is NotBuiltYet {}
             }
             if entry.asyncFactory == nil {
@@ -84,11 +88,19 @@ extension Container {
                     throw NotBuiltYet()
                 }
                 return try found.entry._withUnsafeGuaranteedRef {
-                    try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
-                        for: state, found: {}, orElse: { throw NotBuiltYet() })
+                    try completeSingleton($0, as: Service.self, state: state)
                 }
             }
         }
+    }
+
+    /// The complete instance kept in the typed slot of `entry`, an exact registration for `Service` that shares
+    /// its instance; throws ``NotBuiltYet`` when there is none that `state` may use.
+    private func completeSingleton<Service>(_ entry: _ServiceEntryBase, as _: Service.Type, state: ResolutionState)
+        throws -> Service
+    {
+        try unsafeDowncast(entry, to: ServiceEntry<Service>.self).completeSharedInstance(
+            for: state, found: {}, orElse: { throw NotBuiltYet() })
     }
 
     /// A top-level resolve of `key`, whose factory is synchronous, by the synchronous engine on this thread, in a
