@@ -251,22 +251,41 @@ extension Container {
     ) async throws -> Made {
         let awaited = shared.map(ObjectIdentifier.init)
         @Sendable func make() throws -> Made {
-            do {
-                return try self.runSegment(context) { state in
-                    state.suspendsForBuildOf = awaited
-                    defer { state.suspendsForBuildOf = nil }
-                    return Made(value: try synchronously())
-                }
-            } catch let error as ResolutionError {
-                throw self.continuing(error, context: context)
-            }
+            try self.segment(context, awaiting: awaited) { _ in Made(value: try synchronously()) }
         }
+        return try await suspendingWhileBuilt {
+            if onMainActor, !isOnMainActor() {
+                return try await MainActor.run { try make() }
+            }
+            return try make()
+        }
+    }
+
+    /// Runs `body` in a synchronous segment of `context`'s graph (see ``runSegment(_:inFactory:_:)``), where the
+    /// shared registration `awaited`, when another thread builds it, makes the engine throw ``BuildInProgress``
+    /// instead of blocking; a ``ResolutionError`` continues the async path.
+    func segment<T>(
+        _ context: AsyncContext,
+        awaiting awaited: ObjectIdentifier?,
+        _ body: (ResolutionState) throws -> T
+    ) throws -> T {
+        do {
+            return try runSegment(context) { state in try state.suspendingForBuild(of: awaited) { try body(state) } }
+        } catch let error as ResolutionError {
+            throw continuing(error, context: context)
+        }
+    }
+
+    /// Runs `attempt` again each time it found the shared instance it asked for being built by another thread,
+    /// after suspending until that build ends (never blocking the task's thread). Inlined: a call of its own
+    /// would cost an async frame on every resolve that reaches the synchronous engine.
+    @inline(__always)
+    nonisolated(nonsending) func suspendingWhileBuilt<T>(
+        _ attempt: nonisolated(nonsending) () async throws -> T
+    ) async throws -> T {
         while true {
             do {
-                if onMainActor, !isOnMainActor() {
-                    return try await MainActor.run { try make() }
-                }
-                return try make()
+                return try await attempt()
             } catch let busy as BuildInProgress {
                 try await BuildCoordinator.suspendWhileBuilt(busy.entry)
             }

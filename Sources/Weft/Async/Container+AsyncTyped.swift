@@ -109,6 +109,8 @@ extension Container {
     nonisolated(nonsending) private func makeOnThisThread<Service>(_: Service.Type, key: ServiceKey) async throws
         -> Service
     {
+        // The loop of ``suspendingWhileBuilt(_:)`` written out: on this path, the most common async resolve, its
+        // closure costs more than the loop.
         while true {
             do {
                 return try ResolutionState.withCurrent { state in
@@ -117,10 +119,11 @@ extension Container {
                             // Removed meanwhile: the synchronous engine explains what is missing.
                             return try make(Service.self, name: key.name, option: nil)
                         }
-                        state.suspendsForBuildOf =
+                        let awaited =
                             found.policy == .shared ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
-                        defer { state.suspendsForBuildOf = nil }
-                        return try make(found, key: key, state: state) as Service
+                        return try state.suspendingForBuild(of: awaited) {
+                            try make(found, key: key, state: state) as Service
+                        }
                     }
                 }
             } catch let busy as BuildInProgress {
@@ -139,19 +142,9 @@ extension Container {
         context: AsyncContext
     ) async throws -> Service {
         let awaited = found.policy == .shared ? ObjectIdentifier(found.entry.object) : nil
-        while true {
-            do {
-                return try runSegment(context) { state in
-                    state.suspendsForBuildOf = awaited
-                    defer { state.suspendsForBuildOf = nil }
-                    // Inside the engine already: `runSegment` entered it.
-                    return try make(found, key: key, state: state) as Service
-                }
-            } catch let busy as BuildInProgress {
-                try await BuildCoordinator.suspendWhileBuilt(busy.entry)
-            } catch let error as ResolutionError {
-                throw continuing(error, context: context)
-            }
+        return try await suspendingWhileBuilt {
+            // Inside the engine already: `segment` entered it.
+            try segment(context, awaiting: awaited) { state in try make(found, key: key, state: state) as Service }
         }
     }
 

@@ -384,3 +384,14 @@ final class ResolutionState {
         return key
     }()
 #endif
+
+extension ResolutionState {
+    /// Runs `body` with `entry` as the shared registration async code asked this thread for: while another thread
+    /// builds it, the engine throws ``BuildInProgress`` for the task to suspend (see ``suspendsForBuildOf``).
+    @inline(__always)
+    func suspendingForBuild<R>(of entry: ObjectIdentifier?, _ body: () throws -> R) rethrows -> R {
+        suspendsForBuildOf = entry
+        defer { suspendsForBuildOf = nil }
+        return try body()
+    }
+}
