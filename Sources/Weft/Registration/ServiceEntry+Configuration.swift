@@ -70,6 +70,7 @@ extension ServiceEntry {
             (copy.scope, copy.behavior) = (scope, behavior)
             copy.policy = Self.policy(of: behavior, scopeCopy: forScope)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
+            copy.discards = discards
         }
         copy.declaredDependencies = declaredDependencies
         copy.asyncFactory = asyncFactory
@@ -111,12 +112,11 @@ extension ServiceEntry {
     func needsTeardown(_ instance: Any) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: instance))
         // A scope's copy is made from a registration of the same service type.
-        var home = self
-        // Not `Optional.map`, which is not specialised here and costs a generic call.
-        if let original = scopeOriginal { home = unsafeDowncast(original, to: ServiceEntry<Service>.self) }
-        if let known = home.lock.withLock({ home.teardownKind }), known.type == type { return known.needs }
+        // Through the base class: naming `ServiceEntry<Service>` here would look up its metadata on every call.
+        let home: _ServiceEntryBase = scopeOriginal ?? self
+        if let known = home.teardownKnown(for: type) { return known }
         let needs = instance is any Teardown || instance is any AsyncTeardown
-        home.lock.withLock { home.teardownKind = (type, needs) }
+        home.rememberTeardown(needs, for: type)
         return needs
     }
 }

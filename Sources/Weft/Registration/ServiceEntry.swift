@@ -46,6 +46,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// ``AsyncTeardown``: the check is two conformance lookups in the runtime, and a registration's instances
     /// are nearly always of one type. A scope's copy uses its original's (see ``needsTeardown(_:)``).
     @exclusivity(unchecked) var teardownKind: (type: ObjectIdentifier, needs: Bool)?
+    /// For a registration: how many times its instances were discarded (see ``discardInstance()``). For a scope's
+    /// copy: its original's count when the copy's instance was claimed; a copy whose original has discarded since
+    /// drops its instance before using it (see ``dropIfOriginalDiscarded()``).
+    @exclusivity(unchecked) var discards: UInt64 = 0
 
     init(
         serviceType: Service.Type,
@@ -98,6 +102,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         found: () throws -> Void,
         orElse: () throws -> Service
     ) rethrows -> Service {
+        if scopeOriginal != nil { dropIfOriginalDiscarded() }
         lock.lock()
         if let typedShared, building == nil || building?.state === state {
             let instance = typedShared.pointee
@@ -180,6 +185,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     {
+        if scopeOriginal != nil { dropIfOriginalDiscarded() }
         let storage: (any InstanceStorage)?
         if policy == .transient {
             lock.lock()
@@ -224,6 +230,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
+        if scopeOriginal != nil { dropIfOriginalDiscarded() }
         let storage = lockWithStorage()
         defer { lock.unlock() }
         return storage.instance(inGraph: graph)
@@ -260,6 +267,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         }
         // An instance being built now may already hold what is being discarded: it must not be kept.
         if building != nil { staleBuild = true }
+        // Scopes' copies compare their count with this one (a copy's own count is its original's).
+        if scopeOriginal == nil { discards &+= 1 }
         let typed = typedShared
         typedShared = nil
         var instance: Any?
@@ -271,6 +280,37 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         // Released outside the lock: a deinit may call back into the container.
         Self.free(typed)
         _ = instance
+    }
+
+    /// For a scope's copy: drops the copy's instance when its original discarded instances since the copy's was
+    /// claimed. A scope's instance is recorded as made with what its original's factory used, not as a dependent
+    /// of its own (see ``Container/recordDependency(_:state:)``): discarding what it was made with reaches the
+    /// original, and each copy then notices here, on its next use, that its instance is stale.
+    private func dropIfOriginalDiscarded() {
+        guard let original = scopeOriginal else { return }
+        let current = original.discardCount()
+        lock.lock()
+        guard discards != current else { return lock.unlock() }
+        discards = current
+        lock.unlock()
+        discardInstance()
+    }
+
+    override func discardCount() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return discards
+    }
+
+    override func teardownKnown(for type: ObjectIdentifier) -> Bool? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let teardownKind, teardownKind.type == type else { return nil }
+        return teardownKind.needs
+    }
+
+    override func rememberTeardown(_ needs: Bool, for type: ObjectIdentifier) {
+        lock.withLock { teardownKind = (type, needs) }
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {

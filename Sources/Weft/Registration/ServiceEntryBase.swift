@@ -96,6 +96,12 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
     func graphCompleted() { abstract() }
     func discardInstance() { abstract() }
+    /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
+    func discardCount() -> UInt64 { abstract() }
+    /// Whether instances of the dynamic type `type` need teardown, when this registration has checked that type.
+    func teardownKnown(for type: ObjectIdentifier) -> Bool? { abstract() }
+    /// Remembers whether instances of the dynamic type `type` need teardown.
+    func rememberTeardown(_ needs: Bool, for type: ObjectIdentifier) { abstract() }
     /// Records that a kept instance of `dependent` was made with an instance of this registration; returns
     /// false when this registration was retired (replaced or removed) meanwhile, so that nothing would discard
     /// `dependent` later: the caller then discards it at once.

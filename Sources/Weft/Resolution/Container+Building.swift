@@ -99,7 +99,11 @@ extension Container {
         if entry.object.isScopeCopy, !builder.object.isScopeCopy {
             throw capturedScopedService(entry.object, state: state)
         }
-        if !entry.object.addDependent(builder.object) {
+        // Recorded between registrations, never scopes' copies: a copy lives for one scope, and recording it would
+        // cost each scope a weak reference (a side table) in each registration it used. A copy's instance is
+        // discarded through its original (see ``ServiceEntry/dropIfOriginalDiscarded()``).
+        let dependency = entry.object.scopeOriginal ?? entry.object
+        if !dependency.addDependent(builder.object.scopeOriginal ?? builder.object) {
             // `entry` was replaced or removed after this resolve found it: what is being built with it is stale.
             builder.object.discardInstanceAndDependents()
         }
