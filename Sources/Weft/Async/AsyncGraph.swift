@@ -251,6 +251,17 @@ enum AsyncBuilds {
         return outcome
     }
 
+    /// The instance a wait for a build ended with; nil when the build failed and the waiter should try again.
+    /// Throws when waiting would never have ended (a cycle) or the waiting task was cancelled.
+    static func made(_ outcome: AsyncBuild.Outcome, key: ServiceKey) throws -> Made? {
+        switch outcome {
+        case .made(let made): return made
+        case .retry: return nil
+        case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
+        case .cancelled: throw CancellationError()
+        }
+    }
+
     /// Finishes `build` with `outcome` and wakes its waiters; `parent` stops waiting for it. Call with the lock
     /// held; resume the returned continuations after releasing it.
     static func finishLocked(

@@ -35,11 +35,7 @@ extension Container {
                 shared: found?.policy == .shared ? found?.entry.object : nil, context: context, synchronously)
         }
         let entry = found.entry.object
-        if let findings = context.graph.findings, let asker = context.step?.entry {
-            findings.resolving(entry, from: asker)
-        }
-        try checkAsyncCycle(entry, key: key, context: context)
-        try checkCaptive(entry, key: key, context: context)
+        try checkAsyncRequest(entry, key: key, context: context)
         let recipe = AsyncRecipe(
             entry: entry, factory: factory, arguments: arguments, key: key, hasCallbacks: found.hasCallbacks)
         switch found.policy {
@@ -144,12 +140,9 @@ extension Container {
             case .stored(let made):
                 return made
             case .wait(let build):
-                switch await AsyncBuilds.wait(for: build, context: context) {
-                case .made(let made): return made
-                case .retry: continue
-                case .cycle(let path): throw ResolutionError(reason: .circularDependency, key: key, path: path)
-                case .cancelled: throw CancellationError()
-                }
+                let awaited = await AsyncBuilds.wait(for: build, context: context)
+                guard let made = try AsyncBuilds.made(awaited, key: key) else { continue }
+                return made
             case .build(let build):
                 do {
                     let made = try await make(build)
@@ -330,6 +323,16 @@ extension Container {
             return ResolutionError(reason: .circularDependency, key: key, path: error.path)
         }
         return error
+    }
+
+    /// What every async request for `entry` checks before its factory runs: a verification notes the request, a
+    /// cycle on `context`'s path and a shared instance that would keep a scope's instance throw.
+    func checkAsyncRequest(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
+        if let findings = context.graph.findings, let asker = context.step?.entry {
+            findings.resolving(entry, from: asker)
+        }
+        try checkAsyncCycle(entry, key: key, context: context)
+        try checkCaptive(entry, key: key, context: context)
     }
 
     /// Throws when a shared instance being made on `context`'s path would keep the scope's instance of `entry`.

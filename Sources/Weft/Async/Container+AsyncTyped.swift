@@ -34,11 +34,16 @@ extension Container {
                 if !entry.runsOnMainActor {
                     return try await makeSynchronously(found, as: Service.self, key: key, context: context)
                 }
-            } else if found.exact, found.policy == .transient, !found.hasCallbacks, let factory = entry.asyncFactory {
+            } else if found.exact, !found.hasCallbacks, let factory = entry.asyncFactory {
                 // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
-                return try await buildTransient(
-                    entry, factory: unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self), key: key,
-                    context: context)
+                let typed = unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self)
+                if found.policy == .transient {
+                    try checkAsyncRequest(entry, key: key, context: context)
+                    return try await call(typed, of: entry, key: key, context: context, build: nil)
+                }
+                if found.policy == .perGraph {
+                    return try await makeInGraph(entry, factory: typed, key: key, context: context)
+                }
             }
         }
         let name = key.name
@@ -148,21 +153,17 @@ extension Container {
         }
     }
 
-    /// Calls `factory`, the typed async factory of `entry`, a transient registration without callbacks, on a path one step
-    /// longer than `context`'s: what ``makeAsync(found:key:context:arguments:synchronously:)`` does for it, but
-    /// for the cast.
-    nonisolated(nonsending) private func buildTransient<Service>(
-        _ entry: _ServiceEntryBase,
-        factory: TypedAsyncFactory<Service>,
+    /// Calls `factory`, the typed async factory of `entry`, on a path one step longer than `context`'s (the step
+    /// of `build` when the instance is the graph's): what ``makeAsync(found:key:context:arguments:synchronously:)``
+    /// does for it, but for the cast.
+    nonisolated(nonsending) private func call<Service>(
+        _ factory: TypedAsyncFactory<Service>,
+        of entry: _ServiceEntryBase,
         key: ServiceKey,
-        context: AsyncContext
+        context: AsyncContext,
+        build: AsyncBuild?
     ) async throws -> Service {
-        if let findings = context.graph.findings, let asker = context.step?.entry {
-            findings.resolving(entry, from: asker)
-        }
-        try checkAsyncCycle(entry, key: key, context: context)
-        try checkCaptive(entry, key: key, context: context)
-        let inner = context.appending(AsyncStep(entry: entry, key: key, build: nil, shared: false))
+        let inner = context.appending(AsyncStep(entry: entry, key: key, build: build, shared: false))
         defer { inner.factoryDidReturn() }
         do {
             return try await factory.typed(AsyncResolver(container: self, context: inner))
@@ -170,6 +171,56 @@ extension Container {
             throw error
         } catch {
             throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
+        }
+    }
+
+    /// The graph's instance of `entry`, a graph-scoped registration without callbacks whose typed async factory is
+    /// `factory`: the one made earlier in the graph (cast, as the general path's), or one made now, handed back
+    /// typed, while the graph's other tasks that ask wait for it. What `makeInGraph` and `claimingInstance` do
+    /// for any registration, in one loop.
+    nonisolated(nonsending) private func makeInGraph<Service>(
+        _ entry: _ServiceEntryBase,
+        factory: TypedAsyncFactory<Service>,
+        key: ServiceKey,
+        context: AsyncContext
+    ) async throws -> Service {
+        try checkAsyncRequest(entry, key: key, context: context)
+        let graph = context.graph
+        let id = ObjectIdentifier(entry)
+        let parent = context.innermostBuild
+        while true {
+            AsyncBuilds.lock.lock()
+            if let build = graph.slots[id] {
+                let outcome = build.outcome
+                AsyncBuilds.lock.unlock()
+                if case .made(let made)? = outcome { return try cast(made, key: key, context: context) }
+                let awaited = await AsyncBuilds.wait(for: build, context: context)
+                guard let made = try AsyncBuilds.made(awaited, key: key) else { continue }
+                return try cast(made, key: key, context: context)
+            }
+            let build = AsyncBuild(key: key)
+            graph.slots[id] = build
+            parent?.waitsFor.append(build)
+            AsyncBuilds.lock.unlock()
+            let instance: Service
+            do {
+                instance = try await call(factory, of: entry, key: key, context: context, build: build)
+            } catch {
+                let waiters = AsyncBuilds.lock.withLock {
+                    graph.slots[id] = nil
+                    return AsyncBuilds.finishLocked(build, .retry, parent: parent)
+                }
+                for waiter in waiters { waiter.resume(returning: .retry) }
+                throw error
+            }
+            let made = Made(value: instance)
+            let waiters = AsyncBuilds.lock.withLock {
+                // Into the registration's storage only when a synchronous part of the graph may look.
+                graph.unpublished.append((entry, made))
+                return AsyncBuilds.finishLocked(build, .made(made), parent: parent)
+            }
+            for waiter in waiters { waiter.resume(returning: .made(made)) }
+            return instance
         }
     }
 
