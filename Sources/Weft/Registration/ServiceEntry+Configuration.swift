@@ -113,10 +113,9 @@ extension ServiceEntry {
         let type = ObjectIdentifier(Swift.type(of: instance))
         // A scope's copy is made from a registration of the same service type.
         // Through the base class: naming `ServiceEntry<Service>` here would look up its metadata on every call.
-        let home: _ServiceEntryBase = scopeOriginal ?? self
-        if let known = home.teardownKnown(for: type) { return known }
+        if let known = withHome({ $0.teardownKnown(for: type) }) { return known }
         let needs = instance is any Teardown || instance is any AsyncTeardown
-        home.rememberTeardown(needs, for: type)
+        withHome { $0.rememberTeardown(needs, for: type) }
         return needs
     }
 }

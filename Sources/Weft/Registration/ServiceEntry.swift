@@ -102,7 +102,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         found: () throws -> Void,
         orElse: () throws -> Service
     ) rethrows -> Service {
-        if scopeOriginal != nil { dropIfOriginalDiscarded() }
+        if originalReference != nil { dropIfOriginalDiscarded() }
         lock.lock()
         if let typedShared, building == nil || building?.state === state {
             let instance = typedShared.pointee
@@ -124,7 +124,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         var dropped: UnsafeMutablePointer<Service>? = copy
         let storage = lockWithStorage()
         if !staleBuild {
-            storage.setInstance(erased, inGraph: graph)
+            storage?.setInstance(erased, inGraph: graph)
             if behavior.keptByContainer || isScopeCopy {
                 dropped = typedShared
                 typedShared = copy
@@ -164,8 +164,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// storage is made on first need: a built-in scope's under the lock; any other scope's with the lock let go,
     /// since making it runs the scope object's code. Not generic and without a closure, so that the
     /// registration's unspecialised code looks up no type metadata for it.
-    private func lockWithStorage() -> any InstanceStorage {
+    ///
+    /// Nil for a scope's copy, which keeps its one instance in its typed slot alone (see ``keptLocked(_:graph:)``):
+    /// a storage object would be one more allocation for every scope that uses the registration.
+    private func lockWithStorage() -> (any InstanceStorage)? {
         lock.lock()
+        if originalReference != nil { return nil }
         while true {
             if let madeStorage { return madeStorage }
             let scope = self.scope
@@ -185,7 +189,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     {
-        if scopeOriginal != nil { dropIfOriginalDiscarded() }
+        if originalReference != nil { dropIfOriginalDiscarded() }
         let storage: (any InstanceStorage)?
         if policy == .transient {
             lock.lock()
@@ -196,12 +200,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         defer { lock.unlock() }
         if let building = building, building.state !== state {
             guard building.state === ResolutionState.asyncCompletion else { return .busy }
-            if building.graph == graph, let stored = storage?.instance(inGraph: graph) {
+            if building.graph == graph, policy != .transient, let stored = keptLocked(storage, graph: graph) {
                 return .stored(stored)
             }
             return .completingAsync
         }
-        if let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
+        if policy != .transient, let stored = keptLocked(storage, graph: graph) { return .stored(stored) }
         guard coordinated, building == nil else { return .free }
         building = (state, graph)
         return .claimed
@@ -230,15 +234,27 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
-        if scopeOriginal != nil { dropIfOriginalDiscarded() }
+        if originalReference != nil { dropIfOriginalDiscarded() }
         let storage = lockWithStorage()
         defer { lock.unlock() }
-        return storage.instance(inGraph: graph)
+        return keptLocked(storage, graph: graph)
+    }
+
+    /// The instance kept for `graph`, read with the lock held: from `storage`, or from the typed slot of a scope's
+    /// copy, which has no storage.
+    private func keptLocked(_ storage: (any InstanceStorage)?, graph: GraphIdentifier) -> Any? {
+        if let storage { return storage.instance(inGraph: graph) }
+        guard let typedShared else { return nil }
+        return typedShared.pointee
     }
 
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
+        // A scope's copy keeps its instance typed (see `lockWithStorage()`).
+        if originalReference != nil, let instance, let typed = instance as? Service {
+            return storeShared(typed, erased: instance, inGraph: graph)
+        }
         let storage = lockWithStorage()
-        if instance == nil || !staleBuild { storage.setInstance(instance, inGraph: graph) }
+        if instance == nil || !staleBuild { storage?.setInstance(instance, inGraph: graph) }
         let dropped = instance == nil ? typedShared : nil
         if instance == nil { typedShared = nil }
         let shared = policy == .shared
@@ -268,7 +284,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         // An instance being built now may already hold what is being discarded: it must not be kept.
         if building != nil { staleBuild = true }
         // Scopes' copies compare their count with this one (a copy's own count is its original's).
-        if scopeOriginal == nil { discards &+= 1 }
+        if originalReference == nil { discards &+= 1 }
         let typed = typedShared
         typedShared = nil
         var instance: Any?
@@ -287,8 +303,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// of its own (see ``Container/recordDependency(_:state:)``): discarding what it was made with reaches the
     /// original, and each copy then notices here, on its next use, that its instance is stale.
     private func dropIfOriginalDiscarded() {
-        guard let original = scopeOriginal else { return }
-        let current = original.discardCount()
+        guard let originalReference else { return }
+        let current = originalReference._withUnsafeGuaranteedRef { $0.discardCount() }
         lock.lock()
         guard discards != current else { return lock.unlock() }
         discards = current

@@ -62,7 +62,13 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// ``Container/makeScope()``).
     var isScopeCopy = false
     /// For a scope's copy: the registration it copies.
-    var scopeOriginal: _ServiceEntryBase?
+    var scopeOriginal: _ServiceEntryBase? {
+        didSet { originalReference = scopeOriginal.map(Unmanaged.passUnretained) }
+    }
+    /// ``scopeOriginal``, to use without retaining it (the copy keeps it): the original is referred to weakly by
+    /// the registrations it depends on, and retaining an object with weak references goes through its side
+    /// table.
+    private(set) var originalReference: EntryReference?
     /// For a scope's copy: the scope, which keeps its copies. Unowned rather than weak (which would give the scope
     /// a side table to make and free): a copy is used only by resolves through its scope, which hold the scope.
     unowned(safe) var copyingScope: Container?
@@ -125,6 +131,14 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
     @discardableResult
     func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool { abstract() }
+
+    /// Calls `body` with the registration that keeps what a scope's copy shares with its original (the
+    /// original; any other registration is its own), without retaining it.
+    @inline(__always)
+    func withHome<T>(_ body: (_ServiceEntryBase) throws -> T) rethrows -> T {
+        guard let originalReference else { return try body(self) }
+        return try originalReference._withUnsafeGuaranteedRef(body)
+    }
 
     /// Discards this registration's kept instance and, transitively, the kept instances that were made
     /// with it: a singleton never keeps a dependency whose registration was replaced or reset.

@@ -96,14 +96,18 @@ extension Container {
     @inline(never)
     func recordDependency(_ entry: EntryReference, state: ResolutionState) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
-        if entry.object.isScopeCopy, !builder.object.isScopeCopy {
+        if entry._withUnsafeGuaranteedRef(\.isScopeCopy), !builder._withUnsafeGuaranteedRef(\.isScopeCopy) {
             throw capturedScopedService(entry.object, state: state)
         }
         // Recorded between registrations, never scopes' copies: a copy lives for one scope, and recording it would
         // cost each scope a weak reference (a side table) in each registration it used. A copy's instance is
         // discarded through its original (see ``ServiceEntry/dropIfOriginalDiscarded()``).
-        let dependency = entry.object.scopeOriginal ?? entry.object
-        if !dependency.addDependent(builder.object.scopeOriginal ?? builder.object) {
+        let recorded = entry._withUnsafeGuaranteedRef { entry in
+            builder._withUnsafeGuaranteedRef { builder in
+                entry.withHome { dependency in builder.withHome { dependency.addDependent($0) } }
+            }
+        }
+        if !recorded {
             // `entry` was replaced or removed after this resolve found it: what is being built with it is stale.
             builder.object.discardInstanceAndDependents()
         }

@@ -88,8 +88,8 @@ extension Container {
 
     /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
     func finishEnd() {
-        let copies = lock.withLock { lifetime.copies.copies }
-        for (_, copy) in copies { copy.discardInstance() }
+        let copies = lock.withLock { lifetime.copies }
+        copies.forEachCopy { $0.discardInstance() }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()
@@ -115,12 +115,16 @@ extension Container {
     /// registrations of their own: that container's lookups are this scope's, but for `.scoped` registrations
     /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
     var lookedThrough: Container? {
-        var base = self
-        while base.isScope {
-            guard !base.hasOwnRegistrations, let parent = base.parent else { return nil }
+        // Walked unretained: every container on the way is kept by the scope, which the caller holds.
+        var base = Unmanaged.passUnretained(self)
+        while base._withUnsafeGuaranteedRef(\.isScope) {
+            let parent = base._withUnsafeGuaranteedRef { scope in
+                scope.hasOwnRegistrations ? nil : scope.parent.map { Unmanaged.passUnretained($0) }
+            }
+            guard let parent else { return nil }
             base = parent
         }
-        return base
+        return base.takeUnretainedValue()
     }
 
     /// `found`, a lookup of the container this scope is looked through to, as seen from this scope: a `.scoped`

@@ -9,27 +9,41 @@ struct LifetimeRecord {
     var copiesCached = false
 }
 
-/// A scope's copies of `.scoped` registrations, by original: a list searched in order while it is short (a
-/// scope usually makes a handful), indexed by a dictionary once it is long.
+/// A scope's copies of `.scoped` registrations, by original: the first kept inline (a unit of work often uses
+/// one, and an array would cost the scope an allocation), the others in a list searched in order while it is
+/// short, indexed by a dictionary once it is long.
 struct ScopeCopies {
-    private(set) var copies: [(original: ObjectIdentifier, copy: _ServiceEntryBase)] = []
+    private var first: (original: ObjectIdentifier, copy: _ServiceEntryBase)?
+    private var others: [(original: ObjectIdentifier, copy: _ServiceEntryBase)] = []
     private var index: [ObjectIdentifier: Int]?
 
     private static let longest = 16
 
+    /// Calls `body` with every copy, the first made first.
+    func forEachCopy(_ body: (_ServiceEntryBase) -> Void) {
+        guard let first else { return }
+        body(first.copy)
+        for other in others { body(other.copy) }
+    }
+
     /// The copy of the registration `original`, if one was made.
     func copy(of original: ObjectIdentifier) -> _ServiceEntryBase? {
-        if let index { return index[original].map { copies[$0].copy } }
-        return copies.first { $0.original == original }?.copy
+        if let first, first.original == original { return first.copy }
+        if let index { return index[original].map { others[$0].copy } }
+        return others.first { $0.original == original }?.copy
     }
 
     /// Adds the copy of `original`.
     mutating func add(_ copy: _ServiceEntryBase, of original: ObjectIdentifier) {
-        copies.append((original, copy))
+        guard first != nil else {
+            first = (original, copy)
+            return
+        }
+        others.append((original, copy))
         if index != nil {
-            index?[original] = copies.count - 1
-        } else if copies.count > Self.longest {
-            index = Dictionary(uniqueKeysWithValues: copies.enumerated().map { ($1.original, $0) })
+            index?[original] = others.count - 1
+        } else if others.count > Self.longest {
+            index = Dictionary(uniqueKeysWithValues: others.enumerated().map { ($1.original, $0) })
         }
     }
 }
