@@ -112,7 +112,9 @@ public struct AsyncResolver: Sendable {
     }
 
     /// Resolves `Service` without runtime arguments: no parameter pack, whose types the runtime would look up
-    /// on every call.
+    /// on every call. Inlined into `require` and `resolve`: a call of its own would be one more async frame per
+    /// resolve.
+    @inline(__always)
     private func make<Service>(
         _: Service.Type,
         name: String?,

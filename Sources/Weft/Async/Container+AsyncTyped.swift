@@ -14,7 +14,9 @@
 /// Each route runs the same checks (cycle, captive scoped service, verification's recording) and reports the same
 /// errors as the general path.
 extension Container {
-    /// Makes `key` (no runtime arguments) within `context`'s graph, as `Service`.
+    /// Makes `key` (no runtime arguments) within `context`'s graph, as `Service`. Inlined into the resolver's
+    /// `require` and `resolve`: a call of its own would be one more async frame per nested resolve.
+    @inline(__always)
     nonisolated(nonsending) func makeAsync<Service>(
         _: Service.Type,
         key: ServiceKey,
@@ -155,7 +157,8 @@ extension Container {
 
     /// Calls `factory`, the typed async factory of `entry`, on a path one step longer than `context`'s (the step
     /// of `build` when the instance is the graph's): what ``makeAsync(found:key:context:arguments:synchronously:)``
-    /// does for it, but for the cast.
+    /// does for it, but for the cast. Inlined: a call of its own would be one more async frame per resolve.
+    @inline(__always)
     nonisolated(nonsending) private func call<Service>(
         _ factory: TypedAsyncFactory<Service>,
         of entry: _ServiceEntryBase,
