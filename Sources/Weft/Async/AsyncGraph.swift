@@ -1,3 +1,5 @@
+import WeftAtomics
+
 /// One step of an async resolution's path: a registration whose factory is running.
 struct AsyncStep {
     let entry: _ServiceEntryBase
@@ -122,13 +124,26 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
-    /// Keeps every registration the graph could have found until the graph ends: the graph refers to them by
-    /// identity.
-    private let activity = GraphActivity()
+    /// The graph's activity record: the graph is inside the engine for its whole life, across suspension points
+    /// and threads, so that no registration it could have found (it refers to them by identity) is released
+    /// before it ends. Kept here rather than in an object of its own: one allocation less per async resolve.
+    private let activity = weft_activity_take()
 
     init(recording findings: GraphRecorder.Findings? = nil) {
         id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
         self.findings = findings
+        weft_activity_enter(activity)
+    }
+
+    deinit {
+        // Ended without `end()` (a task cancelled before its graph ended): the record still leaves the engine.
+        if !ended { leaveEngine() }
+    }
+
+    /// Leaves the engine and gives the activity record back; once, when the graph ends.
+    private func leaveEngine() {
+        weft_activity_leave(activity)
+        weft_activity_give_back(activity)
     }
 
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
@@ -169,7 +184,7 @@ final class AsyncGraph: @unchecked Sendable {
         }
         for entry in stored { entry.graphCompleted() }
         _ = kept
-        if !wasEnded { activity.end() }
+        if !wasEnded { leaveEngine() }
     }
 }
 

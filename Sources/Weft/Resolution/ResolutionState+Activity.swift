@@ -25,27 +25,3 @@ extension ResolutionState {
         return try body()
     }
 }
-
-/// The activity record of one async graph: a graph holds registrations, by identity, across suspension points
-/// and threads, so none it could have found is released before it ends.
-final class GraphActivity: @unchecked Sendable {
-    private let record = weft_activity_take()
-    private var ended = false
-
-    /// Enters the engine for the graph's whole life.
-    init() {
-        weft_activity_enter(record)
-    }
-
-    /// Leaves the engine; called once, when the graph ends.
-    func end() {
-        guard !ended else { return }
-        ended = true
-        weft_activity_leave(record)
-        weft_activity_give_back(record)
-    }
-
-    deinit {
-        end()
-    }
-}
