@@ -105,6 +105,26 @@ struct Failure: Error, Equatable {
         #expect(made.value == 1)
     }
 
+    @Test func aChildTaskWaitingForAFailedGraphBuildMakesTheInstanceItself() async throws {
+        let attempts = Counter()
+        let container = Container()
+        container.register((any Storage).self) { _ in
+            guard attempts.increment() > 1 else {
+                try await Task.sleep(nanoseconds: 20_000_000)
+                throw Failure(code: 1)
+            }
+            return DiskStorage()
+        }
+        container.register([any Storage].self) { r in
+            async let first = try? r.require((any Storage).self)
+            async let second = try? r.require((any Storage).self)
+            return [await first, await second].compactMap { $0 }
+        }
+        let made = try await container.async.require([any Storage].self)
+        #expect(made.count == 1)
+        #expect(attempts.value == 2)
+    }
+
     @Test func synchronousFactoriesJoinTheAsyncGraph() async throws {
         let made = Counter()
         let container = Container()
