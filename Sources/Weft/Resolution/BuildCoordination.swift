@@ -37,7 +37,7 @@ enum BuildCoordinator {
     /// that no instance on it can break. Returns as soon as `target` has no builder (or its builder is `state`).
     static func waitWhileBuilt(_ target: any BuildWaitTarget, key: ServiceKey, state: ResolutionState) throws {
         let path = state.path + [key.pathComponent]
-        try condition.withLock {
+        try condition.withWaitingLock {
             defer { state.waitingFor = nil }
             while true {
                 guard let owner = target.waitBuilder, owner !== state else { return }
@@ -129,7 +129,7 @@ extension Container {
     ) throws -> Any? {
         let condition = BuildCoordinator.condition
         let path = state.path + [key.pathComponent]
-        return try condition.withLock {
+        return try condition.withWaitingLock {
             defer { state.waitingFor = nil }
             while true {
                 guard let owner = entry.builder, owner.state !== state else { return nil }
@@ -167,7 +167,7 @@ extension Container {
         let adopted = state.adopted
         state.adopted.removeAll(keepingCapacity: true)
         let condition = BuildCoordinator.condition
-        condition.withLock {
+        condition.withWaitingLock {
             for entry in adopted {
                 while let owner = entry.builder, owner.state !== state {
                     condition.wait()

@@ -35,6 +35,18 @@ static inline void weft_restored_graphs_add(int64_t delta) {
     __atomic_fetch_add(&weft_restored_graphs_storage, delta, __ATOMIC_ACQ_REL);
 }
 
+/// Adds `delta` to a counter of waiters (see `Condition.swift`), as a full barrier.
+static inline void weft_waiters_add(int64_t *counter, int64_t delta) {
+    __atomic_fetch_add(counter, delta, __ATOMIC_SEQ_CST);
+}
+
+/// Reads a counter of waiters after a full fence: a thread that has just finished what others wait for sees
+/// every waiter that might not have seen it finished (a waiter counts itself before it looks).
+static inline int64_t weft_waiters_load(int64_t *counter) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return __atomic_load_n(counter, __ATOMIC_SEQ_CST);
+}
+
 /// The next container serial number (never 0).
 uint64_t weft_next_container_serial(void);
 
