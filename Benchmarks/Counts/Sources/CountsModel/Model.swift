@@ -29,6 +29,14 @@ public final class Work: Sendable {
     public init(c: any CProto) { self.c = c }
 }
 
+/// A unit of work that must be closed when its unit ends (a transaction, a connection lease).
+public final class ClosingWork: @unchecked Sendable {
+    public let c: any CProto
+    public private(set) var closed = false
+    public init(c: any CProto) { self.c = c }
+    public func close() { closed = true }
+}
+
 /// Where every result goes, so that nothing is optimized away: a call the optimizer cannot see into.
 @inline(never)
 public func sink(_ value: AnyObject) {

@@ -100,6 +100,31 @@ let scenarios: [Scenario] = [
         }
     ),
     Scenario(
+        name: "scope-teardown",
+        what: "per unit of work with teardown: makeScope(), resolve a .scoped Teardown twice, end(); by hand, closed",
+        hand: { count in
+            let c: any CProto = C()
+            for _ in 0..<count {
+                let request = ClosingRequest(c: c)
+                sink(request.work)
+                sink(request.work)
+                await request.end()
+            }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { _ in C() }.inObjectScope(.container)
+            container.register(ClosingWork.self) { r in ClosingWork(c: r.resolve((any CProto).self)!) }
+                .inObjectScope(.scoped)
+            for _ in 0..<count {
+                let scope = container.makeScope()
+                sink(try scope.require(ClosingWork.self))
+                sink(try scope.require(ClosingWork.self))
+                try await scope.end()
+            }
+        }
+    ),
+    Scenario(
         name: "async-transient",
         what: "try await container.async.require(A) with async .transient factories; by hand, async functions",
         hand: { count in
@@ -306,6 +331,19 @@ final class Request {
     private(set) var work: Work? = Work(c: C())
 
     func end() async { work = nil }
+}
+
+/// By hand, the unit of work of `scope-teardown`: made with the request, closed at its end.
+final class ClosingRequest {
+    let work: ClosingWork
+
+    init(c: any CProto) { work = ClosingWork(c: c) }
+
+    func end() async { work.close() }
+}
+
+extension ClosingWork: Teardown {
+    public func tearDown() { close() }
 }
 
 func makeC() async -> any CProto { C() }
