@@ -226,7 +226,7 @@ extension Container {
     nonisolated(nonsending) private func scopeEndedWhileMaking(_ made: Made, key: ServiceKey, context: AsyncContext)
         async throws -> Never
     {
-        if let failure = await Container.tearDown(made.value, label: key.pathComponent) {
+        if let failure = await Container.tearDown(made.value, name: TeardownName(key.pathComponent)) {
             Container.log(.teardownFailed(TeardownError(failures: [failure])))
         }
         throw ResolutionError(reason: .scopeEnded, key: key, path: context.path + [key.pathComponent])

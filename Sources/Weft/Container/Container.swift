@@ -301,7 +301,7 @@ public final class Container: @unchecked Sendable {
     deinit {
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if !lifetime.owned.isEmpty, !lifetime.ended {
-            Container.log(.notTornDown(lifetime.owned.map(\.label), scope: isScope))
+            Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
     }
 }

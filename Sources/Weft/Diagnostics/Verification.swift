@@ -359,7 +359,7 @@ final class Verification {
     /// builds opened.
     private func adoptLost(_ instance: Any?, of index: Int, into scope: Container) {
         guard let instance else { return }
-        scope.adoptForTeardown(instance, label: String(describing: nodes[index].entry.serviceType))
+        scope.adoptForTeardown(instance, name: TeardownName(nodes[index].entry.serviceType))
     }
 
     private func addMissing(needer: Int, key: ServiceKey, suggestions: [String]) {

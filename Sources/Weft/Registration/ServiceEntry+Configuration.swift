@@ -93,9 +93,8 @@ extension ServiceEntry {
     func noteOwned(_ instance: Any) -> Bool {
         let needsTeardown = needsTeardown(instance)
         if isScopeCopy {
-            // The label is made only for what is torn down: describing a type costs thousands of instructions.
-            let label = needsTeardown ? String(describing: serviceType) : ""
-            guard let scope = container, scope.adoptScoped(instance, label: label, needsTeardown: needsTeardown)
+            guard let scope = container,
+                scope.adoptScoped(instance, name: TeardownName(serviceType), needsTeardown: needsTeardown)
             else {
                 discardInstance()
                 return false
@@ -103,7 +102,7 @@ extension ServiceEntry {
             return true
         }
         guard needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
-        container?.adoptForTeardown(instance, label: String(describing: serviceType))
+        container?.adoptForTeardown(instance, name: TeardownName(serviceType))
         return true
     }
 

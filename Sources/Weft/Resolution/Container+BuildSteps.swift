@@ -25,7 +25,7 @@ extension Container {
     /// instance down (a synchronous teardown here, an async one in a task of its own; failures are logged).
     @inline(never)
     func throwScopeEndedWhileMaking(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Never {
-        Container.tearDownDetached(instance, label: key.pathComponent)
+        Container.tearDownDetached(instance, name: TeardownName(key.pathComponent))
         // The instance's own frame is still on the path.
         throw ResolutionError(reason: .scopeEnded, key: key, path: state.path)
     }

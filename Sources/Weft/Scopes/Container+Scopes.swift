@@ -73,7 +73,7 @@ extension Container {
     }
 
     /// Marks this container ended and takes the instances to tear down, oldest first.
-    func beginEnd() -> [(instance: Any, label: String)] {
+    func beginEnd() -> [(instance: Any, name: TeardownName)] {
         let owned = lock.withLock {
             lifetime.ended = true
             defer { lifetime.owned = [] }
@@ -97,16 +97,16 @@ extension Container {
     }
 
     /// Keeps `instance` to tear down when this container ends.
-    func adoptForTeardown(_ instance: Any, label: String) {
-        lock.withLock { lifetime.owned.append((instance, label)) }
+    func adoptForTeardown(_ instance: Any, name: TeardownName) {
+        lock.withLock { lifetime.owned.append((instance, name)) }
     }
 
     /// Takes a new instance of one of this scope's copies, to tear down when the scope ends if
     /// `needsTeardown`; false, taking nothing, when the scope has ended (the instance was still being made).
-    func adoptScoped(_ instance: Any, label: String, needsTeardown: Bool) -> Bool {
+    func adoptScoped(_ instance: Any, name: TeardownName, needsTeardown: Bool) -> Bool {
         lock.withLock {
             guard !lifetime.ended else { return false }
-            if needsTeardown { lifetime.owned.append((instance, label)) }
+            if needsTeardown { lifetime.owned.append((instance, name)) }
             return true
         }
     }

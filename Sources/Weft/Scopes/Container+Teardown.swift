@@ -34,8 +34,8 @@ extension Container {
     public func end(timeout: Double = Container.defaultTeardownTimeout) async throws {
         let owned = beginEnd()
         var failures: [TeardownError.Failure] = []
-        for (instance, label) in owned.reversed() {
-            let box = TeardownBox(instance: instance, label: label)
+        for (instance, name) in owned.reversed() {
+            let box = TeardownBox(instance: instance, name: name)
             if let failure = await box.run(within: timeout) {
                 failures.append(failure)
             }
@@ -52,29 +52,29 @@ extension Container {
     func endSynchronously() -> [TeardownError.Failure] {
         let owned = beginEnd()
         var failures: [TeardownError.Failure] = []
-        for (instance, label) in owned.reversed() {
-            if let failure = Self.tearDownDetached(instance, label: label) { failures.append(failure) }
+        for (instance, name) in owned.reversed() {
+            if let failure = Self.tearDownDetached(instance, name: name) { failures.append(failure) }
         }
         finishEnd()
         return failures
     }
 
     /// Tears `instance` down if it adopts ``Teardown`` or ``AsyncTeardown``; returns its failure.
-    static func tearDown(_ instance: Any, label: String) async -> TeardownError.Failure? {
+    static func tearDown(_ instance: Any, name: TeardownName) async -> TeardownError.Failure? {
         do {
-            try await TeardownBox(instance: instance, label: label).tearDown()
+            try await TeardownBox(instance: instance, name: name).tearDown()
             return nil
         } catch {
-            return .init(service: label, error: error)
+            return .init(service: name.description, error: error)
         }
     }
 
     /// Tears `instance` down without waiting for an async teardown: a ``Teardown`` here (its failure returned),
     /// an ``AsyncTeardown`` in a task of its own (its failure logged).
     @discardableResult
-    static func tearDownDetached(_ instance: Any, label: String) -> TeardownError.Failure? {
+    static func tearDownDetached(_ instance: Any, name: TeardownName) -> TeardownError.Failure? {
         if let instance = instance as? any AsyncTeardown {
-            let box = TeardownBox(instance: instance, label: label)
+            let box = TeardownBox(instance: instance, name: name)
             Task { await box.runAndLog() }
             return nil
         }
@@ -83,7 +83,7 @@ extension Container {
             try instance.tearDown()
             return nil
         } catch {
-            let failure = TeardownError.Failure(service: label, error: error)
+            let failure = TeardownError.Failure(service: name.description, error: error)
             log(.teardownFailed(TeardownError(failures: [failure])))
             return failure
         }
@@ -93,7 +93,7 @@ extension Container {
 /// One instance to tear down, handed to the tasks that run and time its teardown; nothing else uses it by then.
 private struct TeardownBox: @unchecked Sendable {
     let instance: Any
-    let label: String
+    let name: TeardownName
 
     /// Tears the instance down; throws what its teardown throws.
     func tearDown() async throws {
@@ -109,7 +109,7 @@ private struct TeardownBox: @unchecked Sendable {
         do {
             try await tearDown()
         } catch {
-            Container.log(.teardownFailed(TeardownError(failures: [.init(service: label, error: error)])))
+            Container.log(.teardownFailed(TeardownError(failures: [.init(service: name.description, error: error)])))
         }
     }
 
@@ -136,8 +136,8 @@ private struct TeardownBox: @unchecked Sendable {
                         race.finish(.done)
                     } catch {
                         if !race.finish(.failed(error)) {
-                            Container.log(
-                                .teardownFailed(TeardownError(failures: [.init(service: label, error: error)])))
+                            let failure = TeardownError.Failure(service: name.description, error: error)
+                            Container.log(.teardownFailed(TeardownError(failures: [failure])))
                         }
                     }
                 }
@@ -147,9 +147,9 @@ private struct TeardownBox: @unchecked Sendable {
         }
         switch outcome {
         case .done: return nil
-        case .failed(let error): return .init(service: label, error: error)
-        case .timedOut: return .init(service: label, error: TeardownInterruption.timedOut(seconds: seconds))
-        case .cancelled: return .init(service: label, error: TeardownInterruption.cancelled)
+        case .failed(let error): return .init(service: name.description, error: error)
+        case .timedOut: return .init(service: name.description, error: TeardownInterruption.timedOut(seconds: seconds))
+        case .cancelled: return .init(service: name.description, error: TeardownInterruption.cancelled)
         }
     }
 }

@@ -1,12 +1,35 @@
 /// What a container keeps for its end: the instances to tear down, in creation order, and, for a scope, its
 /// copies of `.scoped` registrations. Guarded by the container's lock.
 struct LifetimeRecord {
-    var owned: [(instance: Any, label: String)] = []
+    var owned: [(instance: Any, name: TeardownName)] = []
     var copies = ScopeCopies()
     var ended = false
     /// Whether a copy was handed to the registry lookup, whose answers threads cache: then ending the scope
     /// must make them look again (see ``Container/beginEnd()``).
     var copiesCached = false
+}
+
+/// What names an instance to tear down in errors and logs: its registered type, described only when a message
+/// needs it (describing a type costs thousands of instructions, and most teardowns succeed), or a text.
+struct TeardownName: @unchecked Sendable {
+    private let type: Any.Type?
+    private let text: String
+
+    init(_ type: Any.Type) {
+        self.type = type
+        text = ""
+    }
+
+    init(_ text: String) {
+        type = nil
+        self.text = text
+    }
+
+    /// The name, as messages show it.
+    var description: String {
+        guard let type else { return text }
+        return String(describing: type)
+    }
 }
 
 /// A scope's copies of `.scoped` registrations, by original: the first kept inline (a unit of work often uses
