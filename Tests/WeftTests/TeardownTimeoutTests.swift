@@ -73,6 +73,21 @@ import Weft
         )
     }
 
+    @Test func aSynchronousTeardownRunsToItsEndWhenTheEndingTaskIsCancelled() async throws {
+        let container = Container()
+        let quick = Counter()
+        container.register(Quick.self) { _ in Quick(teardowns: quick) }.inObjectScope(.scoped)
+        let scope = container.makeScope()
+        _ = try scope.require(Quick.self)
+        let ending = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scope.end(timeout: 3_600)
+        }
+        // Synchronous code cannot be left behind: it ran on the ending task, so nothing is reported.
+        try await ending.value
+        #expect(quick.value == 1)
+    }
+
     @Test func teardownsThatFinishInTimeAreNotReported() async throws {
         let container = Container()
         let quick = Counter()

@@ -37,6 +37,14 @@ public final class ClosingWork: @unchecked Sendable {
     public func close() { closed = true }
 }
 
+/// A unit of work committed asynchronously when its unit ends (a transaction on a database actor).
+public actor CommittingWork {
+    public let c: any CProto
+    public private(set) var committed = false
+    public init(c: any CProto) { self.c = c }
+    public func commit() { committed = true }
+}
+
 /// Where every result goes, so that nothing is optimized away: a call the optimizer cannot see into.
 @inline(never)
 public func sink(_ value: AnyObject) {

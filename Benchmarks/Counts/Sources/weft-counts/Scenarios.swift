@@ -125,6 +125,29 @@ let scenarios: [Scenario] = [
         }
     ),
     Scenario(
+        name: "scope-async-teardown",
+        what: "per unit of work with an async teardown: makeScope(), a .scoped actor, end(); by hand, committed",
+        hand: { count in
+            let c: any CProto = C()
+            for _ in 0..<count {
+                let request = CommittingRequest(c: c)
+                sink(request.work)
+                await request.end()
+            }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any CProto).self) { _ in C() }.inObjectScope(.container)
+            container.register(CommittingWork.self) { r in CommittingWork(c: r.resolve((any CProto).self)!) }
+                .inObjectScope(.scoped)
+            for _ in 0..<count {
+                let scope = container.makeScope()
+                sink(try scope.require(CommittingWork.self))
+                try await scope.end()
+            }
+        }
+    ),
+    Scenario(
         name: "async-transient",
         what: "try await container.async.require(A) with async .transient factories; by hand, async functions",
         hand: { count in
@@ -340,6 +363,19 @@ final class ClosingRequest {
     init(c: any CProto) { work = ClosingWork(c: c) }
 
     func end() async { work.close() }
+}
+
+/// By hand, the unit of work of `scope-async-teardown`: made with the request, committed at its end.
+final class CommittingRequest {
+    let work: CommittingWork
+
+    init(c: any CProto) { work = CommittingWork(c: c) }
+
+    func end() async { await work.commit() }
+}
+
+extension CommittingWork: AsyncTeardown {
+    public func tearDown() async { commit() }
 }
 
 extension ClosingWork: Teardown {

@@ -22,7 +22,8 @@ import Weft
 ///   is logged the same way.
 ///
 /// Either way every scope is ended exactly once, and its teardowns run even when the request's task was
-/// cancelled (they run in a task of their own, each within ``Weft/Container/defaultTeardownTimeout``).
+/// cancelled (a synchronous one on the ending task, an async one in a task of its own, each within
+/// ``Weft/Container/defaultTeardownTimeout``).
 public struct WeftScopeMiddleware<Context: WeftRequestContext>: RouterMiddleware {
     /// When a request's scope ends.
     public enum Ending: Sendable {

@@ -4,7 +4,7 @@ import Weft
 
 /// A Weft container as a `Service` of a swift-service-lifecycle `ServiceGroup`: it runs until the group
 /// shuts down gracefully, then ends the container, tearing down its `.container` singletons that adopt
-/// ``Weft/Teardown`` or ``Weft/AsyncTeardown``, newest first, each within `teardownTimeout`.
+/// ``Weft/Teardown`` or ``Weft/AsyncTeardown``, newest first, each async one within `teardownTimeout`.
 ///
 /// A group shuts its services down in the reverse of their order, so list the container first: every other
 /// service (an HTTP server, a queue consumer) stops before the singletons it uses are torn down.

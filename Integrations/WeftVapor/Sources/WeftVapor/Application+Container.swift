@@ -14,8 +14,8 @@ extension Application {
     ///
     /// Read before it was set, it is a new, empty container, kept from then on. Either way the application ends
     /// the container it holds at shutdown (``Weft/Container/end(timeout:)``): its singletons that adopt `Teardown`
-    /// or `AsyncTeardown` are torn down newest first, each within ``containerTeardownTimeout``, and failures are
-    /// logged through the application's logger.
+    /// or `AsyncTeardown` are torn down newest first, each async one within ``containerTeardownTimeout``, and
+    /// failures are logged through the application's logger.
     public var container: Container {
         get {
             locks.lock(for: ContainerKey.self).withLock {
