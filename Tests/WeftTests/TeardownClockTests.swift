@@ -18,6 +18,11 @@ import Testing
         func tearDown() async { await release.wait() }
     }
 
+    /// The teardown of `instance`, named `name`.
+    static func box(_ instance: AnyObject, _ name: String) -> TeardownBox {
+        TeardownBox(OwnedInstance(instance: instance, kind: .of(instance), name: TeardownName(name)))
+    }
+
     @Test func theHeapHandsOutRacesEarliestFirstAfterRemovals() {
         let clock = TeardownClock()
         var generator = SystemRandomNumberGenerator()
@@ -54,12 +59,12 @@ import Testing
         defer { release.openGate() }
         // The clock's thread now sleeps until this teardown's deadline, an hour away.
         let long = Task {
-            await TeardownBox(instance: Stuck(release: release), name: TeardownName("long")).run(
+            await Self.box(Stuck(release: release), "long").run(
                 within: 3_600, clock: clock)
         }
         while clock.scheduledCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
 
-        let short = await TeardownBox(instance: Stuck(release: release), name: TeardownName("short")).run(
+        let short = await Self.box(Stuck(release: release), "short").run(
             within: 0.05, clock: clock)
         let error = try #require(short?.error as? TeardownInterruption)
         #expect(error.description == TeardownInterruption.timedOut(seconds: 0.05).description)
@@ -73,7 +78,7 @@ import Testing
     @Test func aTeardownThatEndsInTimeLeavesTheClock() async {
         let clock = TeardownClock()
         for index in 0..<100 {
-            let failure = await TeardownBox(instance: Quick(), name: TeardownName("quick")).run(
+            let failure = await Self.box(Quick(), "quick").run(
                 within: Double(3_600 + index), clock: clock)
             #expect(failure == nil)
         }
@@ -87,7 +92,7 @@ import Testing
         defer { release.openGate() }
         let stuck = TeardownTimeoutTests.Stuck(started: started, release: release)
         let ending = Task {
-            await TeardownBox(instance: stuck, name: TeardownName("unbounded")).run(within: .infinity, clock: clock)
+            await Self.box(stuck, "unbounded").run(within: .infinity, clock: clock)
         }
         while started.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(clock.scheduledCount == 0)

@@ -359,7 +359,8 @@ final class Verification {
     /// builds opened.
     private func adoptLost(_ instance: Any?, of index: Int, into scope: Container) {
         guard let instance else { return }
-        scope.adoptForTeardown(instance, name: TeardownName(nodes[index].entry.serviceType))
+        let name = TeardownName(nodes[index].entry.serviceType)
+        scope.adoptForTeardown(OwnedInstance(instance: instance, kind: .of(instance), name: name))
     }
 
     private func addMissing(needer: Int, key: ServiceKey, suggestions: [String]) {

@@ -91,30 +91,28 @@ extension ServiceEntry {
     /// A scope's instance is handed over even without teardown, so that the scope can refuse it when it has
     /// ended while the instance was being made: then it is discarded here and false is returned.
     func noteOwned(_ instance: Any) -> Bool {
-        let needsTeardown = needsTeardown(instance)
+        let kind = teardownKind(of: instance)
         if isScopeCopy {
-            guard let scope = container,
-                scope.adoptScoped(instance, name: TeardownName(serviceType), needsTeardown: needsTeardown)
-            else {
+            guard let scope = container, scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) else {
                 discardInstance()
                 return false
             }
             return true
         }
-        guard needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
-        container?.adoptForTeardown(instance, name: TeardownName(serviceType))
+        guard kind.needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
+        container?.adoptForTeardown(OwnedInstance(instance: instance, kind: kind, name: TeardownName(serviceType)))
         return true
     }
 
-    /// Whether `instance` adopts ``Teardown`` or ``AsyncTeardown``, remembered for its type by the registration
-    /// (by the original of a scope's copy, which lives as long as one scope).
-    func needsTeardown(_ instance: Any) -> Bool {
+    /// Whether and how `instance` is torn down, remembered for its type by the registration (by the original of
+    /// a scope's copy, which lives as long as one scope).
+    func teardownKind(of instance: Any) -> TeardownKind {
         let type = ObjectIdentifier(Swift.type(of: instance))
         // A scope's copy is made from a registration of the same service type.
         // Through the base class: naming `ServiceEntry<Service>` here would look up its metadata on every call.
         if let known = withHome({ $0.teardownKnown(for: type) }) { return known }
-        let needs = instance is any Teardown || instance is any AsyncTeardown
-        withHome { $0.rememberTeardown(needs, for: type) }
-        return needs
+        let kind = TeardownKind.of(instance)
+        withHome { $0.rememberTeardown(kind, for: type) }
+        return kind
     }
 }

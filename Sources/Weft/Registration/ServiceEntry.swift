@@ -42,10 +42,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Registrations whose kept instances were made with an instance of this one (see
     /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
     @exclusivity(unchecked) private var dependents: [WeakReference<_ServiceEntryBase>] = []
+    /// The ``_ServiceEntryBase/serial`` of the last dependent added since `dependents` was last taken: the same
+    /// dependent is recorded again by every instance it makes (a scope's, each request), and comparing a number
+    /// spares loading each weak reference (through its side table) to find it already there.
+    @exclusivity(unchecked) private var lastDependent: UInt64 = 0
     /// The dynamic type of the last instance checked for teardown and whether it adopts ``Teardown`` or
     /// ``AsyncTeardown``: the check is two conformance lookups in the runtime, and a registration's instances
     /// are nearly always of one type. A scope's copy uses its original's (see ``needsTeardown(_:)``).
-    @exclusivity(unchecked) var teardownKind: (type: ObjectIdentifier, needs: Bool)?
+    @exclusivity(unchecked) var teardownKind: (type: ObjectIdentifier, kind: TeardownKind)?
     /// For a registration: how many times its instances were discarded (see ``discardInstance()``). For a scope's
     /// copy: its original's count when the copy's instance was claimed; a copy whose original has discarded since
     /// drops its instance before using it (see ``dropIfOriginalDiscarded()``).
@@ -318,20 +322,22 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return discards
     }
 
-    override func teardownKnown(for type: ObjectIdentifier) -> Bool? {
+    override func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {
         lock.lock()
         defer { lock.unlock() }
         guard let teardownKind, teardownKind.type == type else { return nil }
-        return teardownKind.needs
+        return teardownKind.kind
     }
 
-    override func rememberTeardown(_ needs: Bool, for type: ObjectIdentifier) {
-        lock.withLock { teardownKind = (type, needs) }
+    override func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) {
+        lock.withLock { teardownKind = (type, kind) }
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
         lock.withLock {
             guard !retired else { return false }
+            guard dependent.serial != lastDependent else { return true }
+            lastDependent = dependent.serial
             guard !dependents.contains(where: { $0.object === dependent }) else { return true }
             dependents.removeAll { $0.object == nil }
             dependents.append(WeakReference(dependent))
@@ -361,7 +367,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func takeDependents() -> [_ServiceEntryBase] {
         lock.withLock {
             guard !dependents.isEmpty else { return [] }
-            defer { dependents = [] }
+            defer { (dependents, lastDependent) = ([], 0) }
             return dependents.compactMap(\.object)
         }
     }

@@ -79,6 +79,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Under how many keys the owner's registry holds this registration; guarded by the owner's lock. When it
     /// drops to 0 the registration is retired (see ``Container/add(_:as:key:)``).
     @exclusivity(unchecked) var keyCount = 0
+    /// Tells registrations apart for ``ServiceEntry``'s memo of its last dependent; never reused, unlike an
+    /// address. Drawn from the containers' counter: any unique number does.
+    let serial = weft_next_container_serial()
 
     init(serviceType: Any.Type, argumentsType: Any.Type) {
         self.serviceType = serviceType
@@ -105,9 +108,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
     /// Whether instances of the dynamic type `type` need teardown, when this registration has checked that type.
-    func teardownKnown(for type: ObjectIdentifier) -> Bool? { abstract() }
+    func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? { abstract() }
     /// Remembers whether instances of the dynamic type `type` need teardown.
-    func rememberTeardown(_ needs: Bool, for type: ObjectIdentifier) { abstract() }
+    func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) { abstract() }
     /// Records that a kept instance of `dependent` was made with an instance of this registration; returns
     /// false when this registration was retired (replaced or removed) meanwhile, so that nothing would discard
     /// `dependent` later: the caller then discards it at once.

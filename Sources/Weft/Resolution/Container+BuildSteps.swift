@@ -25,7 +25,8 @@ extension Container {
     /// instance down (a synchronous teardown here, an async one in a task of its own; failures are logged).
     @inline(never)
     func throwScopeEndedWhileMaking(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Never {
-        Container.tearDownDetached(instance, name: TeardownName(key.pathComponent))
+        let name = TeardownName(key.pathComponent)
+        Container.tearDownDetached(OwnedInstance(instance: instance, kind: .of(instance), name: name))
         // The instance's own frame is still on the path.
         throw ResolutionError(reason: .scopeEnded, key: key, path: state.path)
     }

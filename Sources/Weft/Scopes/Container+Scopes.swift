@@ -73,7 +73,7 @@ extension Container {
     }
 
     /// Marks this container ended and takes the instances to tear down, oldest first.
-    func beginEnd() -> [(instance: Any, name: TeardownName)] {
+    func beginEnd() -> [OwnedInstance] {
         let owned = lock.withLock {
             lifetime.ended = true
             defer { lifetime.owned = [] }
@@ -96,17 +96,17 @@ extension Container {
         }
     }
 
-    /// Keeps `instance` to tear down when this container ends.
-    func adoptForTeardown(_ instance: Any, name: TeardownName) {
-        lock.withLock { lifetime.owned.append((instance, name)) }
+    /// Keeps `owned` to tear down when this container ends.
+    func adoptForTeardown(_ owned: OwnedInstance) {
+        lock.withLock { lifetime.owned.append(owned) }
     }
 
-    /// Takes a new instance of one of this scope's copies, to tear down when the scope ends if
-    /// `needsTeardown`; false, taking nothing, when the scope has ended (the instance was still being made).
-    func adoptScoped(_ instance: Any, name: TeardownName, needsTeardown: Bool) -> Bool {
+    /// Takes a new instance of one of this scope's copies, to tear down when the scope ends if `kind` says it
+    /// needs it; false, taking nothing, when the scope has ended (the instance was still being made).
+    func adoptScoped(_ instance: Any, kind: TeardownKind, name: TeardownName) -> Bool {
         lock.withLock {
             guard !lifetime.ended else { return false }
-            if needsTeardown { lifetime.owned.append((instance, name)) }
+            if kind.needsTeardown { lifetime.owned.append(OwnedInstance(instance: instance, kind: kind, name: name)) }
             return true
         }
     }

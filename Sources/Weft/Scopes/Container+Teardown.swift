@@ -35,8 +35,8 @@ extension Container {
     public func end(timeout: Double = Container.defaultTeardownTimeout) async throws {
         let owned = beginEnd()
         var failures: [TeardownError.Failure] = []
-        for (instance, name) in owned.reversed() {
-            if let failure = await Self.tearDown(instance, name: name, within: timeout) {
+        for instance in owned.reversed() {
+            if let failure = await Self.tearDown(instance, within: timeout) {
                 failures.append(failure)
             }
         }
@@ -52,59 +52,65 @@ extension Container {
     func endSynchronously() -> [TeardownError.Failure] {
         let owned = beginEnd()
         var failures: [TeardownError.Failure] = []
-        for (instance, name) in owned.reversed() {
-            if let failure = Self.tearDownDetached(instance, name: name) { failures.append(failure) }
+        for instance in owned.reversed() {
+            if let failure = Self.tearDownDetached(instance) { failures.append(failure) }
         }
         finishEnd()
         return failures
     }
 
-    /// Tears `instance` down for ``end(timeout:)``; returns its failure. A synchronous ``Teardown`` runs here, to
+    /// Tears `owned` down for ``end(timeout:)``; returns its failure. A synchronous ``Teardown`` runs here, to
     /// its end: synchronous code cannot be left running without a thread of its own, and a task for each one
     /// would cost every scope that keeps one far more than the teardown itself. An ``AsyncTeardown`` runs in a
     /// task of its own, awaited at most `timeout` seconds or until the calling task is cancelled.
-    static func tearDown(_ instance: Any, name: TeardownName, within timeout: Double) async
-        -> TeardownError.Failure?
-    {
-        if let instance = instance as? any AsyncTeardown {
-            return await TeardownBox(instance: instance, name: name).run(within: timeout)
-        }
-        guard let instance = instance as? any Teardown else { return nil }
-        do {
-            try instance.tearDown()
+    static func tearDown(_ owned: OwnedInstance, within timeout: Double) async -> TeardownError.Failure? {
+        switch owned.kind {
+        case .none:
             return nil
-        } catch {
-            return .init(service: name.description, error: error)
+        case .synchronous:
+            do {
+                try owned.tearDownSynchronously()
+                return nil
+            } catch {
+                return .init(service: owned.name.description, error: error)
+            }
+        case .asynchronous:
+            return await TeardownBox(owned).run(within: timeout)
         }
     }
 
-    /// Tears `instance` down if it adopts ``Teardown`` or ``AsyncTeardown``; returns its failure.
+    /// Tears `instance` down if it adopts ``Teardown`` or ``AsyncTeardown``, and waits for it; returns its
+    /// failure.
     static func tearDown(_ instance: Any, name: TeardownName) async -> TeardownError.Failure? {
+        let owned = OwnedInstance(instance: instance, kind: .of(instance), name: name)
         do {
-            try await TeardownBox(instance: instance, name: name).tearDown()
+            try await owned.tearDown()
             return nil
         } catch {
             return .init(service: name.description, error: error)
         }
     }
 
-    /// Tears `instance` down without waiting for an async teardown: a ``Teardown`` here (its failure returned),
-    /// an ``AsyncTeardown`` in a task of its own (its failure logged).
+    /// Tears `owned` down without waiting for an async teardown: a ``Teardown`` here (its failure returned and
+    /// logged), an ``AsyncTeardown`` in a task of its own (its failure logged).
     @discardableResult
-    static func tearDownDetached(_ instance: Any, name: TeardownName) -> TeardownError.Failure? {
-        if let instance = instance as? any AsyncTeardown {
-            let box = TeardownBox(instance: instance, name: name)
+    static func tearDownDetached(_ owned: OwnedInstance) -> TeardownError.Failure? {
+        switch owned.kind {
+        case .none:
+            return nil
+        case .asynchronous:
+            let box = TeardownBox(owned)
             Task { await box.runAndLog() }
             return nil
-        }
-        guard let instance = instance as? any Teardown else { return nil }
-        do {
-            try instance.tearDown()
-            return nil
-        } catch {
-            let failure = TeardownError.Failure(service: name.description, error: error)
-            log(.teardownFailed(TeardownError(failures: [failure])))
-            return failure
+        case .synchronous:
+            do {
+                try owned.tearDownSynchronously()
+                return nil
+            } catch {
+                let failure = TeardownError.Failure(service: owned.name.description, error: error)
+                log(.teardownFailed(TeardownError(failures: [failure])))
+                return failure
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 /// What a container keeps for its end: the instances to tear down, in creation order, and, for a scope, its
 /// copies of `.scoped` registrations. Guarded by the container's lock.
 struct LifetimeRecord {
-    var owned: [(instance: Any, name: TeardownName)] = []
+    var owned: [OwnedInstance] = []
     var copies = ScopeCopies()
     var ended = false
     /// Whether a copy was handed to the registry lookup, whose answers threads cache: then ending the scope

@@ -1,15 +1,14 @@
 /// One instance to tear down, handed to the task that runs its teardown; nothing else uses it by then.
-struct TeardownBox: @unchecked Sendable {
-    let instance: Any
-    let name: TeardownName
+struct TeardownBox: Sendable {
+    let owned: OwnedInstance
+
+    init(_ owned: OwnedInstance) {
+        self.owned = owned
+    }
 
     /// Tears the instance down; throws what its teardown throws.
     func tearDown() async throws {
-        if let instance = instance as? any AsyncTeardown {
-            try await instance.tearDown()
-        } else if let instance = instance as? any Teardown {
-            try instance.tearDown()
-        }
+        try await owned.tearDown()
     }
 
     /// Tears the instance down, logging a failure.
@@ -23,7 +22,8 @@ struct TeardownBox: @unchecked Sendable {
 
     /// Reports a failure nobody awaits any more through the logging hook.
     func log(_ error: any Error) {
-        Container.log(.teardownFailed(TeardownError(failures: [.init(service: name.description, error: error)])))
+        let failure = TeardownError.Failure(service: owned.name.description, error: error)
+        Container.log(.teardownFailed(TeardownError(failures: [failure])))
     }
 
     /// Tears the instance down in a task of its own and waits at most `seconds` (on the ``TeardownClock``), or
@@ -50,9 +50,10 @@ struct TeardownBox: @unchecked Sendable {
         }
         switch outcome {
         case .done: return nil
-        case .failed(let error): return .init(service: name.description, error: error)
-        case .timedOut: return .init(service: name.description, error: TeardownInterruption.timedOut(seconds: seconds))
-        case .cancelled: return .init(service: name.description, error: TeardownInterruption.cancelled)
+        case .failed(let error): return .init(service: owned.name.description, error: error)
+        case .timedOut:
+            return .init(service: owned.name.description, error: TeardownInterruption.timedOut(seconds: seconds))
+        case .cancelled: return .init(service: owned.name.description, error: TeardownInterruption.cancelled)
         }
     }
 }
