@@ -75,6 +75,17 @@ import Testing
         #expect(clock.scheduledCount == 0)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aTimeOutHoldsWhenTheClockCannotStartItsThread() async throws {
+        let clock = TeardownClock(mayStartThread: false)
+        let release = AsyncWaitingTests.Gate()
+        defer { release.openGate() }
+        let failure = await Self.box(Stuck(release: release), "stuck").run(within: 0.05, clock: clock)
+        let error = try #require(failure?.error as? TeardownInterruption)
+        #expect(error.description == TeardownInterruption.timedOut(seconds: 0.05).description)
+        #expect(clock.scheduledCount == 0)
+    }
+
     @Test func aTeardownThatEndsInTimeLeavesTheClock() async {
         let clock = TeardownClock()
         for index in 0..<100 {

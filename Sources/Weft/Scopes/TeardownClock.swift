@@ -27,7 +27,11 @@ final class TeardownClock: @unchecked Sendable {
     /// look at the heap before it waits again. Guarded by `mutex`.
     @exclusivity(unchecked) private var sleepingUntil: UInt64?
 
-    init() {
+    /// Whether the clock may start its thread; false only in tests of what happens when the system refuses it.
+    private let mayStartThread: Bool
+
+    init(mayStartThread: Bool = true) {
+        self.mayStartThread = mayStartThread
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -61,14 +65,25 @@ final class TeardownClock: @unchecked Sendable {
     /// Ends `race` as timed out at `deadline`, unless it is cancelled first. Called by the race, under its lock.
     func schedule(_ race: TeardownRace, at deadline: UInt64) {
         pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
         race.deadline = deadline
         heap.insert(race)
-        if !started {
-            started = true
-            startThread()
-        } else if let sleepingUntil, deadline < sleepingUntil {
+        if !started { started = startThread() }
+        let running = started
+        if running, let sleepingUntil, deadline < sleepingUntil {
             pthread_cond_signal(condition)
+        }
+        pthread_mutex_unlock(mutex)
+        if !running { timeOutWithoutThread(race, at: deadline) }
+    }
+
+    /// Ends `race` at `deadline` from a task that sleeps until then: the bound still holds when the system would
+    /// not start the clock's thread (the next time-out tries again).
+    private func timeOutWithoutThread(_ race: TeardownRace, at deadline: UInt64) {
+        Task { [self] in
+            let now = Self.now()
+            if deadline > now { try? await Task.sleep(nanoseconds: deadline - now) }
+            cancel(race)
+            race.finish(.timedOut)
         }
     }
 
@@ -86,7 +101,9 @@ final class TeardownClock: @unchecked Sendable {
         return heap.count
     }
 
-    private func startThread() {
+    /// Starts the clock's thread; false when the system would not.
+    private func startThread() -> Bool {
+        guard mayStartThread else { return false }
         #if canImport(Darwin)
             var thread: pthread_t?
         #else
@@ -94,18 +111,31 @@ final class TeardownClock: @unchecked Sendable {
         #endif
         // The clock is kept by its thread, which never ends.
         let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<TeardownClock>.fromOpaque(context!).takeUnretainedValue().run()
-                return nil
-            }, context)
-        precondition(created == 0, "Weft could not start its teardown clock's thread (error \(created))")
+        #if canImport(Darwin)
+            let created = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<TeardownClock>.fromOpaque(context).takeUnretainedValue().run()
+                    return nil
+                }, context)
+        #else
+            let created = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<TeardownClock>.fromOpaque(context!).takeUnretainedValue().run()
+                    return nil
+                }, context)
+        #endif
+        guard created == 0 else {
+            Unmanaged<TeardownClock>.fromOpaque(context).release()
+            return false
+        }
         #if canImport(Darwin)
             pthread_detach(thread!)
         #else
             pthread_detach(thread)
         #endif
+        return true
     }
 
     /// The thread: ends the races past their deadline (outside the mutex: resuming a task is the race's
