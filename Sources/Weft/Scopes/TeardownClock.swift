@@ -49,6 +49,16 @@ final class TeardownClock: @unchecked Sendable {
         #endif
     }
 
+    /// Runs only for a clock whose thread never started: a running thread keeps its clock.
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
     /// Nanoseconds on the monotonic clock.
     static func now() -> UInt64 {
         var time = timespec()
