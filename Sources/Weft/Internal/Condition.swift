@@ -26,23 +26,13 @@ final class Condition: @unchecked Sendable {
     @exclusivity(unchecked) private var nextID: UInt64 = 0
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        (mutex, condition) = WaitPrimitives.make()
         waiting = .allocate(capacity: 1)
         waiting.initialize(to: 0)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        WaitPrimitives.destroy(mutex, condition)
         waiting.deallocate()
     }
 

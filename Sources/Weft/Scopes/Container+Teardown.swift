@@ -68,12 +68,7 @@ extension Container {
         case .none:
             return nil
         case .synchronous:
-            do {
-                try owned.tearDownSynchronously()
-                return nil
-            } catch {
-                return .init(service: owned.name.description, error: error)
-            }
+            return owned.tearDownSynchronously()
         case .asynchronous:
             return await TeardownBox(owned).run(within: timeout)
         }
@@ -103,14 +98,9 @@ extension Container {
             Task { await box.runAndLog() }
             return nil
         case .synchronous:
-            do {
-                try owned.tearDownSynchronously()
-                return nil
-            } catch {
-                let failure = TeardownError.Failure(service: owned.name.description, error: error)
-                log(.teardownFailed(TeardownError(failures: [failure])))
-                return failure
-            }
+            let failure = owned.tearDownSynchronously()
+            if let failure { log(.teardownFailed(TeardownError(failures: [failure]))) }
+            return failure
         }
     }
 }

@@ -32,31 +32,13 @@ final class TeardownClock: @unchecked Sendable {
 
     init(mayStartThread: Bool = true) {
         self.mayStartThread = mayStartThread
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        #if canImport(Darwin)
-            pthread_cond_init(condition, nil)
-        #else
-            // Deadlines are on the monotonic clock, which the wall clock's changes do not move.
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
-        #endif
+        // Deadlines are on the monotonic clock, which the wall clock's changes do not move.
+        (mutex, condition) = WaitPrimitives.make(monotonic: true)
     }
 
     /// Runs only for a clock whose thread never started: a running thread keeps its clock.
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        WaitPrimitives.destroy(mutex, condition)
     }
 
     /// Nanoseconds on the monotonic clock.

@@ -33,10 +33,15 @@ struct OwnedInstance: @unchecked Sendable {
     let kind: TeardownKind
     let name: TeardownName
 
-    /// Runs a synchronous teardown; does nothing for the other kinds.
-    func tearDownSynchronously() throws {
-        guard case .synchronous(let type) = kind else { return }
-        try type.tearDownInstance(instance)
+    /// Runs a synchronous teardown here (nothing for the other kinds); returns its failure.
+    func tearDownSynchronously() -> TeardownError.Failure? {
+        guard case .synchronous(let type) = kind else { return nil }
+        do {
+            try type.tearDownInstance(instance)
+            return nil
+        } catch {
+            return .init(service: name.description, error: error)
+        }
     }
 
     /// Runs the teardown, whichever its kind.
