@@ -1,5 +1,9 @@
 import WeftAtomics
 
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 /// One step of an async resolution's path: a registration whose factory is running.
 struct AsyncStep {
     let entry: _ServiceEntryBase
@@ -15,9 +19,15 @@ struct AsyncStep {
 /// (one allocation), so concurrent child tasks each have their own path.
 final class AsyncContext: @unchecked Sendable {
     let graph: AsyncGraph
-    /// Whether the factory this context was made for has returned (guarded by ``AsyncBuilds/lock``): a resolver
-    /// the factory kept then starts resolves of its own, as `container.async` does.
-    @exclusivity(unchecked) private var factoryReturned = false
+    /// Whether the factory this context was made for has returned: a resolver the factory kept then starts resolves
+    /// of its own, as `container.async` does. Read on every nested resolve: an atomic flag where `Atomic` is
+    /// available at Weft's deployment floors (not on Apple platforms, where ``AsyncBuilds/lock`` guards it), so
+    /// that nested resolves take no process-wide lock to read it.
+    #if canImport(Darwin)
+        @exclusivity(unchecked) private var factoryReturned = false
+    #else
+        private let factoryReturned = Atomic<Bool>(false)
+    #endif
     /// The innermost step; nil for a top-level resolve.
     let step: AsyncStep?
     /// The steps before it.
@@ -95,12 +105,21 @@ final class AsyncContext: @unchecked Sendable {
 
     /// Notes that the factory this context was made for has returned (or thrown).
     func factoryDidReturn() {
-        AsyncBuilds.lock.withLock { factoryReturned = true }
+        #if canImport(Darwin)
+            AsyncBuilds.lock.withLock { factoryReturned = true }
+        #else
+            factoryReturned.store(true, ordering: .releasing)
+        #endif
     }
 
-    /// Whether resolves through this context still belong to its factory's call and graph.
+    /// Whether resolves through this context still belong to its factory's call and graph. Either answer is right
+    /// for a resolve that races the factory's return: it started before, or after.
     var isLive: Bool {
-        AsyncBuilds.lock.withLock { !factoryReturned && !graph.ended }
+        #if canImport(Darwin)
+            AsyncBuilds.lock.withLock { !factoryReturned && !graph.ended }
+        #else
+            !factoryReturned.load(ordering: .acquiring) && !graph.hasEnded.load(ordering: .acquiring)
+        #endif
     }
 }
 
@@ -121,6 +140,10 @@ final class AsyncGraph: @unchecked Sendable {
     @exclusivity(unchecked) var kept: [Any] = []
     /// Whether the top-level resolve of this graph has finished.
     @exclusivity(unchecked) var ended = false
+    #if !canImport(Darwin)
+        /// `ended`, readable without the lock (see ``AsyncContext/isLive``); set once, after it.
+        let hasEnded = Atomic<Bool>(false)
+    #endif
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
@@ -182,6 +205,9 @@ final class AsyncGraph: @unchecked Sendable {
             }
             return (self.stored, self.kept, ended)
         }
+        #if !canImport(Darwin)
+            hasEnded.store(true, ordering: .releasing)
+        #endif
         for entry in stored { entry.graphCompleted() }
         _ = kept
         if !wasEnded { leaveEngine() }
