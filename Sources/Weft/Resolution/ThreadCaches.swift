@@ -70,7 +70,7 @@ struct LookupCache {
         slots candidates: (first: Int, second: Int)
     ) -> Lookup? {
         if container.isScope, let base = container.lookedThrough {
-            guard let found = find(key, in: base) else { return nil }
+            guard let found = base._withUnsafeGuaranteedRef({ find(key, in: $0) }) else { return nil }
             return container.scopedLookup(found)
         }
         guard let found = container.lookUp(key) else { return nil }

@@ -114,8 +114,10 @@ extension Container {
     /// The nearest container that is not a scope, when this scope and the scopes it is nested in have no
     /// registrations of their own: that container's lookups are this scope's, but for `.scoped` registrations
     /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
-    var lookedThrough: Container? {
-        // Walked unretained: every container on the way is kept by the scope, which the caller holds.
+    ///
+    /// Unretained, like every container on the way: the scope, which the caller holds, keeps them (retaining the
+    /// root, which has a side table for its registrations' weak references, is a slow atomic operation).
+    var lookedThrough: Unmanaged<Container>? {
         var base = Unmanaged.passUnretained(self)
         while base._withUnsafeGuaranteedRef(\.isScope) {
             let parent = base._withUnsafeGuaranteedRef { scope in
@@ -124,7 +126,7 @@ extension Container {
             guard let parent else { return nil }
             base = parent
         }
-        return base.takeUnretainedValue()
+        return base
     }
 
     /// `found`, a lookup of the container this scope is looked through to, as seen from this scope: a `.scoped`
@@ -132,9 +134,10 @@ extension Container {
     /// resolved outside a scope).
     func scopedLookup(_ found: Lookup) -> Lookup {
         guard found.policy == .perScope else { return found }
-        let original = found.entry.object
-        let copy = scopeCopy(of: original, cached: false)
-        guard copy !== original else { return found }
+        // The original unretained: the registry keeps it, and it has a side table (its dependencies refer to it
+        // weakly), which makes every retain a slow one.
+        let copy = found.entry._withUnsafeGuaranteedRef { scopeCopy(of: $0, cached: false) }
+        guard Unmanaged.passUnretained(copy).toOpaque() != found.entry.toOpaque() else { return found }
         return Lookup(
             entry: .passUnretained(copy), policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
     }
