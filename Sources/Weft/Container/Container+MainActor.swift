@@ -44,11 +44,15 @@ extension Container {
         name: String? = nil,
         factory: @escaping @MainActor (any Resolver) throws -> sending Service
     ) -> ServiceEntry<Service> {
-        let entry = register(serviceType, name: name) { (resolver: any Resolver) throws -> Service in
-            try runOnMainActor(factory, resolver)
-        }
-        // An async resolve runs it on the main actor (see `AsyncResolver`).
+        let entry = ServiceEntry(
+            serviceType: serviceType,
+            plainFactory: { (resolver: any Resolver) throws -> Service in try runOnMainActor(factory, resolver) },
+            objectScope: defaultObjectScope
+        )
+        // An async resolve runs it on the main actor (see `AsyncResolver`). Set before the registration is
+        // published: a resolve on another thread may find it as soon as it is added.
         entry.runsOnMainActor = true
+        addPlain(entry, as: serviceType, name: name)
         return entry
     }
 

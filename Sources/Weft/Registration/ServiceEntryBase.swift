@@ -45,6 +45,10 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
 /// The engine refers to registrations as `Unmanaged<_ServiceEntryBase>` on its hot path: a class reference
 /// can be used without retaining it, which an existential cannot (retaining is an atomic operation on
 /// memory every thread resolving the service shares).
+///
+/// Its configuration fields are set before the entry is published and never changed afterwards (a scope's copy
+/// is filled in under the scope's lock before any resolve can find it): they skip dynamic exclusivity checks,
+/// which would cost each read a call into the runtime.
 public class _ServiceEntryBase: @unchecked Sendable {
     /// The type the entry was registered for.
     public let serviceType: Any.Type
@@ -52,30 +56,30 @@ public class _ServiceEntryBase: @unchecked Sendable {
     public let argumentsType: Any.Type
     /// What an autoregistered service's initializer takes; nil for a closure registration. Set before the
     /// entry is published, never changed afterwards.
-    var declaredDependencies: [DeclaredDependency]?
+    @exclusivity(unchecked) var declaredDependencies: [DeclaredDependency]?
     /// The factory of a registration made with an `async` closure (an ``AsyncFactory``); nil for a
     /// synchronous one. Set before the entry is published, never changed afterwards.
-    var asyncFactory: AsyncFactory?
+    @exclusivity(unchecked) var asyncFactory: AsyncFactory?
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
-    var runsOnMainActor = false
+    @exclusivity(unchecked) var runsOnMainActor = false
     /// Whether this is a scope's own copy of a `.scoped` registration of one of its parents (see
     /// ``Container/makeScope()``).
-    var isScopeCopy = false
+    @exclusivity(unchecked) var isScopeCopy = false
     /// For a scope's copy: the registration it copies.
-    var scopeOriginal: _ServiceEntryBase? {
+    @exclusivity(unchecked) var scopeOriginal: _ServiceEntryBase? {
         didSet { originalReference = scopeOriginal.map(Unmanaged.passUnretained) }
     }
     /// ``scopeOriginal``, to use without retaining it (the copy keeps it): the original is referred to weakly by
     /// the registrations it depends on, and retaining an object with weak references goes through its side
     /// table.
-    private(set) var originalReference: EntryReference?
+    @exclusivity(unchecked) private(set) var originalReference: EntryReference?
     /// For a scope's copy: the scope, which keeps its copies. Unowned rather than weak (which would give the scope
     /// a side table to make and free): a copy is used only by resolves through its scope, which hold the scope.
-    unowned(safe) var copyingScope: Container?
+    @exclusivity(unchecked) unowned(safe) var copyingScope: Container?
     /// The container the registration belongs to, weakly: the first container it is added to (see
     /// ``Container/add(_:as:key:)``); nil for a scope's copy (see ``copyingScope``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
-    var owner: ContainerReference?
+    @exclusivity(unchecked) var owner: ContainerReference?
     /// Under how many keys the owner's registry holds this registration; guarded by the owner's lock. When it
     /// drops to 0 the registration is retired (see ``Container/add(_:as:key:)``).
     @exclusivity(unchecked) var keyCount = 0
