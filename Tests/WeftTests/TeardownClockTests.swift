@@ -19,8 +19,8 @@ import Testing
     }
 
     /// The teardown of `instance`, named `name`.
-    static func box(_ instance: AnyObject, _ name: String) -> TeardownBox {
-        TeardownBox(OwnedInstance(instance: instance, kind: .of(instance), name: TeardownName(name)))
+    static func box(_ instance: AnyObject, _ name: String) -> OwnedInstance {
+        OwnedInstance(finding: instance, name: TeardownName(name))
     }
 
     @Test func theHeapHandsOutRacesEarliestFirstAfterRemovals() {
@@ -59,12 +59,12 @@ import Testing
         defer { release.openGate() }
         // The clock's thread now sleeps until this teardown's deadline, an hour away.
         let long = Task {
-            await Self.box(Stuck(release: release), "long").run(
+            await Self.box(Stuck(release: release), "long").tearDown(
                 within: 3_600, clock: clock)
         }
         while clock.scheduledCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
 
-        let short = await Self.box(Stuck(release: release), "short").run(
+        let short = await Self.box(Stuck(release: release), "short").tearDown(
             within: 0.05, clock: clock)
         let error = try #require(short?.error as? TeardownInterruption)
         #expect(error.description == TeardownInterruption.timedOut(seconds: 0.05).description)
@@ -80,7 +80,7 @@ import Testing
         let clock = TeardownClock(mayStartThread: false)
         let release = AsyncWaitingTests.Gate()
         defer { release.openGate() }
-        let failure = await Self.box(Stuck(release: release), "stuck").run(within: 0.05, clock: clock)
+        let failure = await Self.box(Stuck(release: release), "stuck").tearDown(within: 0.05, clock: clock)
         let error = try #require(failure?.error as? TeardownInterruption)
         #expect(error.description == TeardownInterruption.timedOut(seconds: 0.05).description)
         #expect(clock.scheduledCount == 0)
@@ -89,7 +89,7 @@ import Testing
     @Test func aTeardownThatEndsInTimeLeavesTheClock() async {
         let clock = TeardownClock()
         for index in 0..<100 {
-            let failure = await Self.box(Quick(), "quick").run(
+            let failure = await Self.box(Quick(), "quick").tearDown(
                 within: Double(3_600 + index), clock: clock)
             #expect(failure == nil)
         }
@@ -103,7 +103,7 @@ import Testing
         defer { release.openGate() }
         let stuck = TeardownTimeoutTests.Stuck(started: started, release: release)
         let ending = Task {
-            await Self.box(stuck, "unbounded").run(within: .infinity, clock: clock)
+            await Self.box(stuck, "unbounded").tearDown(within: .infinity, clock: clock)
         }
         while started.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(clock.scheduledCount == 0)

@@ -360,7 +360,7 @@ final class Verification {
     private func adoptLost(_ instance: Any?, of index: Int, into scope: Container) {
         guard let instance else { return }
         let name = TeardownName(nodes[index].entry.serviceType)
-        scope.adoptForTeardown(OwnedInstance(instance: instance, kind: .of(instance), name: name))
+        scope.adoptForTeardown(OwnedInstance(finding: instance, name: name))
     }
 
     private func addMissing(needer: Int, key: ServiceKey, suggestions: [String]) {

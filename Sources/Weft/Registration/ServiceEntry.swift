@@ -46,10 +46,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// dependent is recorded again by every instance it makes (a scope's, each request), and comparing a number
     /// spares loading each weak reference (through its side table) to find it already there.
     @exclusivity(unchecked) private var lastDependent: UInt64 = 0
-    /// The dynamic type of the last instance checked for teardown and whether it adopts ``Teardown`` or
-    /// ``AsyncTeardown``: the check is two conformance lookups in the runtime, and a registration's instances
-    /// are nearly always of one type. A scope's copy uses its original's (see ``needsTeardown(_:)``).
-    @exclusivity(unchecked) var teardownKind: (type: ObjectIdentifier, kind: TeardownKind)?
+    /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
+    /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
+    /// type. A scope's copy uses its original's (see ``teardownKind(of:)``).
+    @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
     /// For a registration: how many times its instances were discarded (see ``discardInstance()``). For a scope's
     /// copy: its original's count when the copy's instance was claimed; a copy whose original has discarded since
     /// drops its instance before using it (see ``dropIfOriginalDiscarded()``).
@@ -325,12 +325,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {
         lock.lock()
         defer { lock.unlock() }
-        guard let teardownKind, teardownKind.type == type else { return nil }
-        return teardownKind.kind
+        guard let knownTeardown, knownTeardown.type == type else { return nil }
+        return knownTeardown.kind
     }
 
     override func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) {
-        lock.withLock { teardownKind = (type, kind) }
+        lock.withLock { knownTeardown = (type, kind) }
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {

@@ -111,9 +111,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func discardInstance() { abstract() }
     /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
-    /// Whether instances of the dynamic type `type` need teardown, when this registration has checked that type.
+    /// How instances of the dynamic type `type` are torn down, when this registration has checked that type.
     func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? { abstract() }
-    /// Remembers whether instances of the dynamic type `type` need teardown.
+    /// Remembers how instances of the dynamic type `type` are torn down.
     func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) { abstract() }
     /// Records that a kept instance of `dependent` was made with an instance of this registration; returns
     /// false when this registration was retired (replaced or removed) meanwhile, so that nothing would discard

@@ -26,7 +26,7 @@ extension Container {
     @inline(never)
     func throwScopeEndedWhileMaking(_ instance: Any, key: ServiceKey, state: ResolutionState) throws -> Never {
         let name = TeardownName(key.pathComponent)
-        Container.tearDownDetached(OwnedInstance(instance: instance, kind: .of(instance), name: name))
+        Container.tearDownDetached(OwnedInstance(finding: instance, name: name))
         // The instance's own frame is still on the path.
         throw ResolutionError(reason: .scopeEnded, key: key, path: state.path)
     }

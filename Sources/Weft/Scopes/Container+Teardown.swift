@@ -70,16 +70,15 @@ extension Container {
         case .synchronous:
             return owned.tearDownSynchronously()
         case .asynchronous:
-            return await TeardownBox(owned).run(within: timeout)
+            return await owned.tearDown(within: timeout)
         }
     }
 
     /// Tears `instance` down if it adopts ``Teardown`` or ``AsyncTeardown``, and waits for it; returns its
     /// failure.
     static func tearDown(_ instance: Any, name: TeardownName) async -> TeardownError.Failure? {
-        let owned = OwnedInstance(instance: instance, kind: .of(instance), name: name)
         do {
-            try await owned.tearDown()
+            try await OwnedInstance(finding: instance, name: name).tearDown()
             return nil
         } catch {
             return .init(service: name.description, error: error)
@@ -94,8 +93,7 @@ extension Container {
         case .none:
             return nil
         case .asynchronous:
-            let box = TeardownBox(owned)
-            Task { await box.runAndLog() }
+            owned.tearDownInTaskOfItsOwn()
             return nil
         case .synchronous:
             let failure = owned.tearDownSynchronously()

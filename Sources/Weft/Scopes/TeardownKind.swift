@@ -33,6 +33,18 @@ struct OwnedInstance: @unchecked Sendable {
     let kind: TeardownKind
     let name: TeardownName
 
+    init(instance: Any, kind: TeardownKind, name: TeardownName) {
+        self.instance = instance
+        self.kind = kind
+        self.name = name
+    }
+
+    /// `instance`, whose kind is found now (two conformance lookups): for the rare paths with no registration at
+    /// hand that remembers it.
+    init(finding instance: Any, name: TeardownName) {
+        self.init(instance: instance, kind: .of(instance), name: name)
+    }
+
     /// Runs a synchronous teardown here (nothing for the other kinds); returns its failure.
     func tearDownSynchronously() -> TeardownError.Failure? {
         guard case .synchronous(let type) = kind else { return nil }

@@ -1,35 +1,28 @@
-/// One instance to tear down, handed to the task that runs its teardown; nothing else uses it by then.
-struct TeardownBox: Sendable {
-    let owned: OwnedInstance
-
-    init(_ owned: OwnedInstance) {
-        self.owned = owned
-    }
-
-    /// Tears the instance down; throws what its teardown throws.
-    func tearDown() async throws {
-        try await owned.tearDown()
-    }
-
-    /// Tears the instance down, logging a failure.
-    func runAndLog() async {
-        do {
-            try await tearDown()
-        } catch {
-            log(error)
+extension OwnedInstance {
+    /// Tears the instance down in a task of its own, logging a failure; for code that does not wait.
+    func tearDownInTaskOfItsOwn() {
+        Task {
+            do {
+                try await tearDown()
+            } catch {
+                log(error)
+            }
         }
     }
 
     /// Reports a failure nobody awaits any more through the logging hook.
-    func log(_ error: any Error) {
-        let failure = TeardownError.Failure(service: owned.name.description, error: error)
-        Container.log(.teardownFailed(TeardownError(failures: [failure])))
+    private func log(_ error: any Error) {
+        Container.log(.teardownFailed(TeardownError(failures: [failure(error)])))
+    }
+
+    private func failure(_ error: any Error) -> TeardownError.Failure {
+        .init(service: name.description, error: error)
     }
 
     /// Tears the instance down in a task of its own and waits at most `seconds` (on the ``TeardownClock``), or
     /// until the calling task is cancelled; returns the failure, if any. A teardown that is not awaited to its
     /// end goes on in its task, its failure logged.
-    func run(within seconds: Double, clock: TeardownClock = .shared) async -> TeardownError.Failure? {
+    func tearDown(within seconds: Double, clock: TeardownClock = .shared) async -> TeardownError.Failure? {
         let race = TeardownRace(clock: clock)
         let deadline = TeardownClock.deadline(after: seconds)
         let outcome = await withTaskCancellationHandler {
@@ -50,10 +43,9 @@ struct TeardownBox: Sendable {
         }
         switch outcome {
         case .done: return nil
-        case .failed(let error): return .init(service: owned.name.description, error: error)
-        case .timedOut:
-            return .init(service: owned.name.description, error: TeardownInterruption.timedOut(seconds: seconds))
-        case .cancelled: return .init(service: owned.name.description, error: TeardownInterruption.cancelled)
+        case .failed(let error): return failure(error)
+        case .timedOut: return failure(TeardownInterruption.timedOut(seconds: seconds))
+        case .cancelled: return failure(TeardownInterruption.cancelled)
         }
     }
 }
@@ -115,11 +107,8 @@ final class TeardownRace: @unchecked Sendable {
         continuation = nil
         let onTheClock = scheduled
         lock.unlock()
-        if onTheClock, case .timedOut = outcome {
-            // The clock took the race off its heap before it ended it.
-        } else if onTheClock {
-            clock.cancel(self)
-        }
+        // Takes the race off the clock's heap; nothing to do when the clock itself ended it.
+        if onTheClock { clock.cancel(self) }
         waiting?.resume(returning: outcome)
         return true
     }
