@@ -30,7 +30,7 @@ import Weft
         let made = Counter()
         let container = container(counting: made)
         let scope = container.makeScope()
-        let rounds = lighterUnderSanitizer(200)
+        let rounds = 200
         for round in 0..<rounds {
             let seen = Collected<Work>()
             runOnThreads(4) { _ in
@@ -49,7 +49,7 @@ import Weft
         let made = Counter()
         let container = container(counting: made)
         let scope = container.makeScope()
-        let rounds = lighterUnderSanitizer(100)
+        let rounds = 100
         for round in 0..<rounds {
             runOnThreads(4) { index in
                 for _ in 0..<20 {

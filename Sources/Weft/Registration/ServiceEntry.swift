@@ -306,14 +306,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// claimed. A scope's instance is recorded as made with what its original's factory used, not as a dependent
     /// of its own (see ``Container/recordDependency(_:state:)``): discarding what it was made with reaches the
     /// original, and each copy then notices here, on its next use, that its instance is stale.
+    ///
+    /// The instance is taken out in the same hold of the lock that brings the count up to date: another thread of
+    /// the scope that finds the count current must not find the stale instance still there. A copy keeps its
+    /// instance in its typed slot alone (see `lockWithStorage()`).
     private func dropIfOriginalDiscarded() {
         guard let originalReference else { return }
         let current = originalReference._withUnsafeGuaranteedRef { $0.discardCount() }
         lock.lock()
         guard discards != current else { return lock.unlock() }
         discards = current
+        // An instance being built now may have been made with what was discarded: it must not be kept.
+        if building != nil { staleBuild = true }
+        let typed = typedShared
+        typedShared = nil
         lock.unlock()
-        discardInstance()
+        // Released outside the lock: a deinit may call back into the container.
+        Self.free(typed)
     }
 
     override func discardCount() -> UInt64 {
