@@ -95,18 +95,27 @@ extension Container {
         let (entry, key) = (recipe.entry, recipe.key)
         let graph = context.graph
         let id = ObjectIdentifier(entry)
+        // A custom scope's storage is user code: read only outside `AsyncBuilds.lock`, once this task holds the
+        // build (a build that finished between the two steps has stored its instance by then).
+        let userStorage = entry.callsUserStorage
         return try await claimingInstance(
             key: key,
             context: context,
             claim: {
                 // A build in flight first: its instance may be stored already while its callbacks still run.
                 if let build = AsyncBuilds.inFlight[id] { return .wait(build) }
-                if let stored = entry.storedInstance(inGraph: graph.id) { return .stored(Made(value: stored)) }
+                if !userStorage, let stored = entry.storedInstance(inGraph: graph.id) {
+                    return .stored(Made(value: stored))
+                }
                 let build = AsyncBuild(key: key)
                 AsyncBuilds.inFlight[id] = build
                 return .build(build)
             },
             make: { build in
+                if userStorage, let stored = entry.storedInstance(inGraph: graph.id) {
+                    AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
+                    return Made(value: stored)
+                }
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
                 let made = try await self.build(recipe, step: step, context: context, store: graph.id)
                 AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }

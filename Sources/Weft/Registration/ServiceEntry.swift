@@ -21,7 +21,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.
     let lock = InlineLock()
     @exclusivity(unchecked) var scope: any ObjectScopeProtocol
+    /// A built-in scope's storage, Weft's own code, called under the lock; nil until first needed.
     @exclusivity(unchecked) var madeStorage: (any InstanceStorage)?
+    /// A custom scope's storage, user code, called through its gate with the lock let go (see ``GatedStorage``);
+    /// nil until first needed.
+    @exclusivity(unchecked) var gatedStorage: GatedStorage?
+    /// For a custom scope: the instance the build holding the claim has stored, for a waiter that would
+    /// otherwise close a cycle of waits (see ``instanceOfBuilder(inGraph:)``), which must not call the storage.
+    @exclusivity(unchecked) var offeredInstance: Any?
     /// Nil until the first callback: an empty array of a generic function type would request its metadata.
     @exclusivity(unchecked) var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
@@ -30,13 +37,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @exclusivity(unchecked) var behavior: ScopeBehavior
     @exclusivity(unchecked) var hasCallbacks = false
     /// The resolution that claimed the right to build the shared instance, until the instance is complete.
-    @exclusivity(unchecked) private var building: (state: ResolutionState, graph: GraphIdentifier)?
+    @exclusivity(unchecked) var building: (state: ResolutionState, graph: GraphIdentifier)?
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
     /// Whether the instance being built (see ``building``) was made with something discarded meanwhile: it is
     /// handed to the resolve that built it but not kept. Cleared when the claim is released.
-    @exclusivity(unchecked) private var staleBuild = false
+    @exclusivity(unchecked) var staleBuild = false
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) private var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see
@@ -127,6 +134,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         copy.initialize(to: instance)
         var dropped: UnsafeMutablePointer<Service>? = copy
         let storage = lockWithStorage()
+        if storage == nil, usesGate {
+            lock.unlock()
+            Self.free(copy)
+            storeThroughGate(erased, inGraph: graph)
+            return noteOwned(erased)
+        }
         if !staleBuild {
             storage?.setInstance(erased, inGraph: graph)
             if behavior.keptByContainer || isScopeCopy {
@@ -170,23 +183,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// registration's unspecialised code looks up no type metadata for it.
     ///
     /// Nil for a scope's copy, which keeps its one instance in its typed slot alone (see ``keptLocked(_:graph:)``):
-    /// a storage object would be one more allocation for every scope that uses the registration.
+    /// a storage object would be one more allocation for every scope that uses the registration. Nil for a custom
+    /// scope too (see ``usesGate``), whose storage is called through its gate with the lock let go.
     private func lockWithStorage() -> (any InstanceStorage)? {
         lock.lock()
-        if originalReference != nil { return nil }
+        if originalReference != nil || !behavior.isBuiltIn { return nil }
         while true {
             if let madeStorage { return madeStorage }
-            let scope = self.scope
-            if behavior.isBuiltIn {
-                let made = scope.makeStorage()
-                madeStorage = made
-                return made
-            }
-            lock.unlock()
             let made = scope.makeStorage()
-            lock.lock()
-            // Kept unless another thread made one first or the scope changed meanwhile (then made again).
-            if madeStorage == nil, self.scope === scope { madeStorage = made }
+            madeStorage = made
+            return made
         }
     }
 
@@ -200,6 +206,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             storage = nil
         } else {
             storage = lockWithStorage()
+            if storage == nil, usesGate {
+                lock.unlock()
+                return claimThroughGate(by: state, graph: graph, coordinated: coordinated)
+            }
         }
         defer { lock.unlock() }
         if let building = building, building.state !== state {
@@ -216,13 +226,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func releaseClaim(by state: ResolutionState) {
-        let released = lock.withLock {
-            guard let building, building.state === state else { return false }
-            self.building = nil
-            staleBuild = false
-            return true
-        }
-        if released { BuildCoordinator.condition.broadcast() }
+        lock.lock()
+        guard let building, building.state === state else { return lock.unlock() }
+        self.building = nil
+        staleBuild = false
+        let offered = offeredInstance
+        offeredInstance = nil
+        lock.unlock()
+        BuildCoordinator.condition.broadcast()
+        // Released outside the lock: a deinit may call back into the container.
+        withExtendedLifetime(offered) {}
     }
 
     override var builder: (state: ResolutionState, graph: GraphIdentifier)? {
@@ -237,9 +250,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         }
     }
 
+    override func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? {
+        offeredByBuilder(inGraph: graph)
+    }
+
+    override var callsUserStorage: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return usesGate
+    }
+
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
         if originalReference != nil { dropIfOriginalDiscarded() }
         let storage = lockWithStorage()
+        if storage == nil, usesGate {
+            lock.unlock()
+            return madeGatedStorage().instance(inGraph: graph)
+        }
         defer { lock.unlock() }
         return keptLocked(storage, graph: graph)
     }
@@ -258,6 +285,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             return storeShared(typed, erased: instance, inGraph: graph)
         }
         let storage = lockWithStorage()
+        if storage == nil, usesGate {
+            let shared = policy == .shared
+            lock.unlock()
+            storeThroughGate(instance, inGraph: graph)
+            if shared, let instance { return noteOwned(instance) }
+            return true
+        }
         if instance == nil || !staleBuild { storage?.setInstance(instance, inGraph: graph) }
         let dropped = instance == nil ? typedShared : nil
         if instance == nil { typedShared = nil }
@@ -269,7 +303,15 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func graphCompleted() {
-        lock.withLock { madeStorage?.graphResolutionCompleted() }
+        lock.lock()
+        let gated = gatedStorage
+        // A `.graph` storage lets go of its strong hold here: the instance is released outside the lock, since a
+        // deinit may call back into the container.
+        let held = madeStorage?.instance
+        madeStorage?.graphResolutionCompleted()
+        lock.unlock()
+        gated?.graphCompleted()
+        withExtendedLifetime(held) {}
     }
 
     deinit {
@@ -281,9 +323,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
         // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
-        if madeStorage == nil, !behavior.isBuiltIn {
+        if usesGate, gatedStorage == nil {
             lock.unlock()
-            _ = lockWithStorage()
+            _ = madeGatedStorage()
+            lock.lock()
         }
         // An instance being built now may already hold what is being discarded: it must not be kept.
         if building != nil { staleBuild = true }
@@ -296,10 +339,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             instance = storage.instance
             storage.instance = nil
         }
+        let (gated, offered) = (gatedStorage, offeredInstance)
+        offeredInstance = nil
         lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
         Self.free(typed)
-        _ = instance
+        let taken = gated?.takeInstance()
+        withExtendedLifetime((instance, offered, taken)) {}
     }
 
     /// For a scope's copy: drops the copy's instance when its original discarded instances since the copy's was
@@ -360,13 +406,15 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func endAsyncCompletion() {
-        let ended = lock.withLock {
-            guard building?.state === ResolutionState.asyncCompletion else { return false }
-            building = nil
-            staleBuild = false
-            return true
-        }
-        if ended { BuildCoordinator.condition.broadcast() }
+        lock.lock()
+        guard building?.state === ResolutionState.asyncCompletion else { return lock.unlock() }
+        building = nil
+        staleBuild = false
+        let offered = offeredInstance
+        offeredInstance = nil
+        lock.unlock()
+        BuildCoordinator.condition.broadcast()
+        withExtendedLifetime(offered) {}
     }
 
     override func retire() {
@@ -397,7 +445,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {
-        let (scopeText, callbacks) = lock.withLock { ("\(scope)", initCompletedActions?.count ?? 0) }
+        // Described outside the lock: a custom scope's description is user code.
+        lock.lock()
+        let scope: any ObjectScopeProtocol = self.scope
+        let callbacks = initCompletedActions?.count ?? 0
+        lock.unlock()
+        let scopeText = "\(scope)"
         var text = "Service: \(serviceType)"
         if let name = serviceKey.name { text += ", Name: \"\(name)\"" }
         if let option = serviceKey.option { text += ", \(option)" }

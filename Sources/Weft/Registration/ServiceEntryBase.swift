@@ -105,6 +105,12 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func releaseClaim(by state: ResolutionState) { abstract() }
     func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
+    /// The instance the build holding the claim has stored for `graph`, read without calling user code: the
+    /// build coordination asks it under its own lock (see ``ServiceEntry``'s `offeredInstance`).
+    func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { abstract() }
+    /// Whether reading a stored instance calls a custom scope's storage, which is user code: a caller holding a
+    /// lock of its own reads it after letting go instead.
+    var callsUserStorage: Bool { abstract() }
     @discardableResult
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
     func graphCompleted() { abstract() }

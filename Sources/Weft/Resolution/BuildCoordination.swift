@@ -75,7 +75,7 @@ extension _ServiceEntryBase: BuildWaitTarget {
     var waitBuilder: ResolutionState? { builder?.state }
     var offersInstance: Bool {
         guard let builder else { return false }
-        return storedInstance(inGraph: builder.graph) != nil
+        return instanceOfBuilder(inGraph: builder.graph) != nil
     }
 }
 
@@ -134,7 +134,7 @@ extension Container {
             while true {
                 guard let owner = entry.builder, owner.state !== state else { return nil }
                 if let cycle = BuildCoordinator.waitCycle(from: state, owner: owner.state) {
-                    if let instance = entry.storedInstance(inGraph: owner.graph) { return instance }
+                    if let instance = entry.instanceOfBuilder(inGraph: owner.graph) { return instance }
                     if !cycle.contains(where: \.offersInstance) {
                         throw BuildCoordinator.cycleError(key: key, path: path, cycle: cycle)
                     }

@@ -1,8 +1,8 @@
 /// Keeps the instances of one registration on behalf of its ``ObjectScope``.
 ///
-/// The container calls a storage only under that registration's lock, so an implementation
-/// need not be thread-safe itself; its methods must therefore not resolve the registration they
-/// store.
+/// The container calls one storage from one thread at a time, so an implementation need not be
+/// thread-safe itself, and holds none of its locks meanwhile, so its methods may use the container;
+/// they must not resolve the registration they store, which would wait for its own call to end.
 public protocol InstanceStorage: AnyObject {
     /// The instance kept outside any particular graph.
     var instance: Any? { get set }
