@@ -63,13 +63,13 @@ extension ServiceEntry {
     /// or the discard empties the storage after this store.
     func storeThroughGate(_ instance: Any?, inGraph graph: GraphIdentifier) {
         let gated = madeGatedStorage()
-        var replaced: Any?
+        var replaced: OfferedInstance?
         gated.withStorage { storage in
             lock.lock()
             let stale = staleBuild
             if instance == nil || (!stale && building?.graph == graph) {
                 replaced = offeredInstance
-                offeredInstance = instance
+                offeredInstance = instance.map(OfferedInstance.init)
             }
             lock.unlock()
             if instance == nil || !stale { storage.setInstance(instance, inGraph: graph) }
@@ -83,7 +83,7 @@ extension ServiceEntry {
         lock.lock()
         if usesGate {
             defer { lock.unlock() }
-            return building?.graph == graph ? offeredInstance : nil
+            return building?.graph == graph ? offeredInstance?.value : nil
         }
         lock.unlock()
         return storedInstance(inGraph: graph)

@@ -28,7 +28,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @exclusivity(unchecked) var gatedStorage: GatedStorage?
     /// For a custom scope: the instance the build holding the claim has stored, for a waiter that would
     /// otherwise close a cycle of waits (see ``instanceOfBuilder(inGraph:)``), which must not call the storage.
-    @exclusivity(unchecked) var offeredInstance: Any?
+    @exclusivity(unchecked) var offeredInstance: OfferedInstance?
     /// Nil until the first callback: an empty array of a generic function type would request its metadata.
     @exclusivity(unchecked) var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
@@ -105,65 +105,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return try plainFactory(resolver)
     }
 
-    /// The stored `.container` instance if there is one that `state` may use (after calling `found`);
-    /// otherwise what `orElse` returns.
-    @inline(__always)
-    func completeSharedInstance(
-        for state: ResolutionState,
-        found: () throws -> Void,
-        orElse: () throws -> Service
-    ) rethrows -> Service {
-        if originalReference != nil { dropIfOriginalDiscarded() }
-        lock.lock()
-        if let typedShared, building == nil || building?.state === state {
-            let instance = typedShared.pointee
-            lock.unlock()
-            try found()
-            return instance
-        }
-        lock.unlock()
-        return try orElse()
-    }
-
-    /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
-    /// `.container`, under one lock so that both are seen together. Returns false when the instance belongs to a
-    /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
-    @discardableResult
-    func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
-        let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-        copy.initialize(to: instance)
-        var dropped: UnsafeMutablePointer<Service>? = copy
-        let storage = lockWithStorage()
-        if storage == nil, usesGate {
-            lock.unlock()
-            Self.free(copy)
-            storeThroughGate(erased, inGraph: graph)
-            return noteOwned(erased)
-        }
-        if !staleBuild {
-            storage?.setInstance(erased, inGraph: graph)
-            if behavior.keptByContainer || isScopeCopy {
-                dropped = typedShared
-                typedShared = copy
-            }
-        }
-        lock.unlock()
-        Self.free(dropped)
-        return noteOwned(erased)
-    }
-
     override func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool {
         if lock.withLock({ policy == .shared }), let typed = instance as? Service {
             return storeShared(typed, erased: instance, inGraph: graph)
         }
         return store(instance, inGraph: graph)
-    }
-
-    /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
-    static func free(_ copy: UnsafeMutablePointer<Service>?) {
-        guard let copy else { return }
-        copy.deinitialize(count: 1)
-        copy.deallocate()
     }
 
     override var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
@@ -175,25 +121,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The object scope instances of this registration live in (`.graph` unless changed).
     public override var objectScope: any ObjectScopeProtocol {
         lock.withLock { scope }
-    }
-
-    /// Takes the lock and returns the scope's storage for this registration; the caller releases the lock. The
-    /// storage is made on first need: a built-in scope's under the lock; any other scope's with the lock let go,
-    /// since making it runs the scope object's code. Not generic and without a closure, so that the
-    /// registration's unspecialised code looks up no type metadata for it.
-    ///
-    /// Nil for a scope's copy, which keeps its one instance in its typed slot alone (see ``keptLocked(_:graph:)``):
-    /// a storage object would be one more allocation for every scope that uses the registration. Nil for a custom
-    /// scope too (see ``usesGate``), whose storage is called through its gate with the lock let go.
-    private func lockWithStorage() -> (any InstanceStorage)? {
-        lock.lock()
-        if originalReference != nil || !behavior.isBuiltIn { return nil }
-        while true {
-            if let madeStorage { return madeStorage }
-            let made = scope.makeStorage()
-            madeStorage = made
-            return made
-        }
     }
 
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
@@ -271,14 +198,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return keptLocked(storage, graph: graph)
     }
 
-    /// The instance kept for `graph`, read with the lock held: from `storage`, or from the typed slot of a scope's
-    /// copy, which has no storage.
-    private func keptLocked(_ storage: (any InstanceStorage)?, graph: GraphIdentifier) -> Any? {
-        if let storage { return storage.instance(inGraph: graph) }
-        guard let typedShared else { return nil }
-        return typedShared.pointee
-    }
-
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
         // A scope's copy keeps its instance typed (see `lockWithStorage()`).
         if originalReference != nil, let instance, let typed = instance as? Service {
@@ -304,6 +223,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func graphCompleted() {
         lock.lock()
+        guard madeStorage != nil || gatedStorage != nil else { return lock.unlock() }
         let gated = gatedStorage
         // A `.graph` storage lets go of its strong hold here: the instance is released outside the lock, since a
         // deinit may call back into the container.
@@ -334,6 +254,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         if originalReference == nil { discards &+= 1 }
         let typed = typedShared
         typedShared = nil
+        // A scope's copy and a registration never resolved have no storage: nothing more to take out.
+        guard madeStorage != nil || gatedStorage != nil else {
+            lock.unlock()
+            return Self.free(typed)
+        }
         var instance: Any?
         if let storage = madeStorage {
             instance = storage.instance
@@ -345,30 +270,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         // Released outside the lock: a deinit may call back into the container.
         Self.free(typed)
         let taken = gated?.takeInstance()
-        withExtendedLifetime((instance, offered, taken)) {}
-    }
-
-    /// For a scope's copy: drops the copy's instance when its original discarded instances since the copy's was
-    /// claimed. A scope's instance is recorded as made with what its original's factory used, not as a dependent
-    /// of its own (see ``Container/recordDependency(_:state:)``): discarding what it was made with reaches the
-    /// original, and each copy then notices here, on its next use, that its instance is stale.
-    ///
-    /// The instance is taken out in the same hold of the lock that brings the count up to date: another thread of
-    /// the scope that finds the count current must not find the stale instance still there. A copy keeps its
-    /// instance in its typed slot alone (see `lockWithStorage()`).
-    private func dropIfOriginalDiscarded() {
-        guard let originalReference else { return }
-        let current = originalReference._withUnsafeGuaranteedRef { $0.discardCount() }
-        lock.lock()
-        guard discards != current else { return lock.unlock() }
-        discards = current
-        // An instance being built now may have been made with what was discarded: it must not be kept.
-        if building != nil { staleBuild = true }
-        let typed = typedShared
-        typedShared = nil
-        lock.unlock()
-        // Released outside the lock: a deinit may call back into the container.
-        Self.free(typed)
+        withExtendedLifetime(instance) {}
+        withExtendedLifetime(offered) {}
+        withExtendedLifetime(taken) {}
     }
 
     override func discardCount() -> UInt64 {

@@ -44,3 +44,14 @@ final class GatedStorage: @unchecked Sendable {
         withStorage { $0.graphResolutionCompleted() }
     }
 }
+
+/// An instance a custom scope's build has stored, kept by its registration while the build holds its claim (see
+/// ``ServiceEntry``'s `offeredInstance`). Boxed so that a registration that has none pays one pointer, cleared
+/// without the generic code an optional existential needs.
+final class OfferedInstance: @unchecked Sendable {
+    let value: Any
+
+    init(_ value: Any) {
+        self.value = value
+    }
+}

@@ -1,0 +1,107 @@
+/// How a registration keeps its instances: the typed slot beside a built-in scope's storage, read and written
+/// together under the registration's lock, and a scope's copy noticing that its original discarded since.
+extension ServiceEntry {
+    /// The stored `.container` instance if there is one that `state` may use (after calling `found`);
+    /// otherwise what `orElse` returns.
+    @inline(__always)
+    func completeSharedInstance(
+        for state: ResolutionState,
+        found: () throws -> Void,
+        orElse: () throws -> Service
+    ) rethrows -> Service {
+        if originalReference != nil { dropIfOriginalDiscarded() }
+        lock.lock()
+        if let typedShared, building == nil || building?.state === state {
+            let instance = typedShared.pointee
+            lock.unlock()
+            try found()
+            return instance
+        }
+        lock.unlock()
+        return try orElse()
+    }
+
+    /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
+    /// `.container`, under one lock so that both are seen together. Returns false when the instance belongs to a
+    /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
+    @discardableResult
+    func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
+        let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        copy.initialize(to: instance)
+        var dropped: UnsafeMutablePointer<Service>? = copy
+        let storage = lockWithStorage()
+        if storage == nil, usesGate {
+            lock.unlock()
+            Self.free(copy)
+            storeThroughGate(erased, inGraph: graph)
+            return noteOwned(erased)
+        }
+        if !staleBuild {
+            storage?.setInstance(erased, inGraph: graph)
+            if behavior.keptByContainer || isScopeCopy {
+                dropped = typedShared
+                typedShared = copy
+            }
+        }
+        lock.unlock()
+        Self.free(dropped)
+        return noteOwned(erased)
+    }
+
+    /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
+    static func free(_ copy: UnsafeMutablePointer<Service>?) {
+        guard let copy else { return }
+        copy.deinitialize(count: 1)
+        copy.deallocate()
+    }
+
+    /// Takes the lock and returns the scope's storage for this registration; the caller releases the lock. The
+    /// storage is made on first need: a built-in scope's under the lock; any other scope's with the lock let go,
+    /// since making it runs the scope object's code. Not generic and without a closure, so that the
+    /// registration's unspecialised code looks up no type metadata for it.
+    ///
+    /// Nil for a scope's copy, which keeps its one instance in its typed slot alone (see ``keptLocked(_:graph:)``):
+    /// a storage object would be one more allocation for every scope that uses the registration. Nil for a custom
+    /// scope too (see ``usesGate``), whose storage is called through its gate with the lock let go.
+    func lockWithStorage() -> (any InstanceStorage)? {
+        lock.lock()
+        if originalReference != nil || !behavior.isBuiltIn { return nil }
+        while true {
+            if let madeStorage { return madeStorage }
+            let made = scope.makeStorage()
+            madeStorage = made
+            return made
+        }
+    }
+
+    /// The instance kept for `graph`, read with the lock held: from `storage`, or from the typed slot of a scope's
+    /// copy, which has no storage.
+    func keptLocked(_ storage: (any InstanceStorage)?, graph: GraphIdentifier) -> Any? {
+        if let storage { return storage.instance(inGraph: graph) }
+        guard let typedShared else { return nil }
+        return typedShared.pointee
+    }
+
+    /// For a scope's copy: drops the copy's instance when its original discarded instances since the copy's was
+    /// claimed. A scope's instance is recorded as made with what its original's factory used, not as a dependent
+    /// of its own (see ``Container/recordDependency(_:state:)``): discarding what it was made with reaches the
+    /// original, and each copy then notices here, on its next use, that its instance is stale.
+    ///
+    /// The instance is taken out in the same hold of the lock that brings the count up to date: another thread of
+    /// the scope that finds the count current must not find the stale instance still there. A copy keeps its
+    /// instance in its typed slot alone (see `lockWithStorage()`).
+    func dropIfOriginalDiscarded() {
+        guard let originalReference else { return }
+        let current = originalReference._withUnsafeGuaranteedRef { $0.discardCount() }
+        lock.lock()
+        guard discards != current else { return lock.unlock() }
+        discards = current
+        // An instance being built now may have been made with what was discarded: it must not be kept.
+        if building != nil { staleBuild = true }
+        let typed = typedShared
+        typedShared = nil
+        lock.unlock()
+        // Released outside the lock: a deinit may call back into the container.
+        Self.free(typed)
+    }
+}
