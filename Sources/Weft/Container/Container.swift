@@ -303,5 +303,6 @@ public final class Container: @unchecked Sendable {
         if !lifetime.owned.isEmpty, !lifetime.ended {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
+        if isScope { recycleCopies() }
     }
 }

@@ -14,16 +14,20 @@ extension ServiceEntry {
             scope = objectScope
             behavior = ScopeBehavior.of(objectScope)
             policy = Self.policy(of: behavior, scopeCopy: isScopeCopy)
+            configurationChanges &+= 1
             defer {
                 madeStorage = nil
                 typedShared = nil
+                gatedStorage = nil
             }
-            return (madeStorage, typedShared)
+            return (madeStorage, typedShared, gatedStorage, takeSparesLocked())
         }
         weft_registry_changed()
         // Released outside the lock: a deinit may call back into the container.
         Self.free(dropped.1)
-        _ = dropped.0
+        withExtendedLifetime(dropped.0) {}
+        withExtendedLifetime(dropped.2) {}
+        withExtendedLifetime(dropped.3) {}
         return self
     }
 
@@ -48,11 +52,14 @@ extension ServiceEntry {
     /// - Returns: `self`, to chain further configuration.
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
-        lock.withLock {
+        let dropped = lock.withLock {
             initCompletedActions = (initCompletedActions ?? []) + [completed]
             hasCallbacks = true
+            configurationChanges &+= 1
+            return takeSparesLocked()
         }
         weft_registry_changed()
+        withExtendedLifetime(dropped) {}
         return self
     }
 
@@ -71,6 +78,7 @@ extension ServiceEntry {
             copy.policy = Self.policy(of: behavior, scopeCopy: forScope)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
             copy.discards = discards
+            copy.configurationChanges = configurationChanges
         }
         copy.declaredDependencies = declaredDependencies
         copy.asyncFactory = asyncFactory

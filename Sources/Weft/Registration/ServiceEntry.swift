@@ -45,7 +45,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// handed to the resolve that built it but not kept. Cleared when the claim is released.
     @exclusivity(unchecked) var staleBuild = false
     /// Whether this registration was replaced or removed (see ``retire()``).
-    @exclusivity(unchecked) private var retired = false
+    @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see
     /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
     @exclusivity(unchecked) private var dependents: [WeakReference<_ServiceEntryBase>] = []
@@ -57,10 +57,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
     /// type. A scope's copy uses its original's (see ``teardownKind(of:)``).
     @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
-    /// For a registration: how many times its instances were discarded (see ``discardInstance()``). For a scope's
-    /// copy: its original's count when the copy's instance was claimed; a copy whose original has discarded since
-    /// drops its instance before using it (see ``dropIfOriginalDiscarded()``).
-    @exclusivity(unchecked) var discards: UInt64 = 0
+    /// Scopes' copies of this registration whose scopes are gone, kept for the next scopes (a copy is made for
+    /// every scope that uses the registration: reusing one spares its allocation, its configuration's copy and
+    /// its destruction), linked through ``_ServiceEntryBase/nextSpare``; at most ``mostSpares``. Dropped when the
+    /// configuration changes, which copies repeat, and when the registration is retired.
+    @exclusivity(unchecked) var spares: _ServiceEntryBase?
+    @exclusivity(unchecked) var spareCount = 0
 
     init(
         serviceType: Service.Type,
@@ -322,7 +324,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func retire() {
-        lock.withLock { retired = true }
+        lock.lock()
+        retired = true
+        let dropped = takeSparesLocked()
+        lock.unlock()
+        withExtendedLifetime(dropped) {}
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {
@@ -345,7 +351,15 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// callbacks, keeping one instance for the scope (the scope's copy is shared, like `.container`, within the
     /// scope). Every key this registration is found under leads to the same copy.
     override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
-        copy(scope: scope)
+        takeSpare(for: scope) ?? copy(scope: scope)
+    }
+
+    override func recycle(_ copy: _ServiceEntryBase) {
+        keepSpare(copy)
+    }
+
+    override func emptiedForReuse() -> Bool {
+        emptyForReuse()
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {

@@ -76,6 +76,16 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// For a scope's copy: the scope, which keeps its copies. Unowned rather than weak (which would give the scope
     /// a side table to make and free): a copy is used only by resolves through its scope, which hold the scope.
     @exclusivity(unchecked) unowned(safe) var copyingScope: Container?
+    /// For a registration: how many times its instances were discarded (see ``ServiceEntry``'s `discardInstance()`).
+    /// For a scope's copy: its original's count when the copy's instance was claimed; a copy whose original has
+    /// discarded since drops its instance before using it (see `dropIfOriginalDiscarded()`). Guarded by the
+    /// registration's lock.
+    @exclusivity(unchecked) var discards: UInt64 = 0
+    /// Counts changes of the configuration (scope, callbacks); a scope's copy remembers the count it was made
+    /// with, and is kept as a spare only while the count is still its original's. Guarded by the lock.
+    @exclusivity(unchecked) var configurationChanges: UInt32 = 0
+    /// For a spare scope's copy: the next spare of the same original (see ``ServiceEntry``'s `spares`).
+    @exclusivity(unchecked) var nextSpare: _ServiceEntryBase?
     /// The container the registration belongs to, weakly: the first container it is added to (see
     /// ``Container/add(_:as:key:)``); nil for a scope's copy (see ``copyingScope``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
@@ -140,6 +150,12 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase { abstract() }
     /// A copy of this `.scoped` registration that keeps the instance of one scope, the one `owner` refers to.
     func copyForScope(_ scope: Container) -> _ServiceEntryBase { abstract() }
+    /// Takes back a copy of this registration whose scope is gone, to hand to a later scope (see
+    /// ``ServiceEntry``'s `spares`); the copy is not used by anyone else.
+    func recycle(_ copy: _ServiceEntryBase) { abstract() }
+    /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
+    /// scope never finished still claims it).
+    func emptiedForReuse() -> Bool { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
     @discardableResult

@@ -96,6 +96,14 @@ extension Container {
         }
     }
 
+    /// Gives the copies of this scope, which is being released, back to their originals for later scopes (see
+    /// `Registration/ServiceEntry+Spares.swift`).
+    func recycleCopies() {
+        lifetime.copies.forEachCopy { copy in
+            copy.originalReference?._withUnsafeGuaranteedRef { $0.recycle(copy) }
+        }
+    }
+
     /// Keeps `owned` to tear down when this container ends.
     func adoptForTeardown(_ owned: OwnedInstance) {
         lock.withLock { lifetime.owned.append(owned) }

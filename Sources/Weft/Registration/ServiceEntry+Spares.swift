@@ -1,0 +1,64 @@
+/// Reusing a scope's copy of a `.scoped` registration once its scope is gone: a unit of work makes a copy of each
+/// `.scoped` registration it uses, and a server makes thousands of scopes a second. A copy whose scope was
+/// released goes back to its original, emptied; the next scope that needs one takes it.
+///
+/// A spare is referred to by nothing but its original's list: its scope released it, no resolve runs through
+/// a released scope, and the registry and lookup caches never keep a plain scope's copy (a scope with
+/// registrations of its own, whose lookups may be cached, makes the caches look again when it ends).
+///
+/// Spares are handled through the base class: naming `ServiceEntry<Service>` would look up its metadata.
+extension ServiceEntry {
+    /// How many spare copies a registration keeps: as many as scopes that end at about the same time reuse.
+    static var mostSpares: Int { 8 }
+
+    /// A spare copy made ready for `scope`, or nil when there is none.
+    func takeSpare(for scope: Container) -> _ServiceEntryBase? {
+        lock.lock()
+        guard let spare = spares else {
+            lock.unlock()
+            return nil
+        }
+        spares = spare.nextSpare
+        spareCount -= 1
+        // The original's count now, as a new copy takes it (see `dropIfOriginalDiscarded()`).
+        spare.discards = discards
+        lock.unlock()
+        spare.nextSpare = nil
+        spare.copyingScope = scope
+        return spare
+    }
+
+    /// Empties this copy, whose scope is gone: nobody else refers to it, so its fields are emptied without its
+    /// lock. The instance is released here, outside every lock, as the copy's deinit would.
+    func emptyForReuse() -> Bool {
+        let claimed = building != nil
+        let typed = typedShared
+        typedShared = nil
+        staleBuild = false
+        copyingScope = nil
+        Self.free(typed)
+        return !claimed
+    }
+
+    /// Keeps `copy`, whose scope is gone, as a spare unless enough are kept, the registration was retired or
+    /// configured anew since the copy was made, or the copy cannot be reused.
+    func keepSpare(_ copy: _ServiceEntryBase) {
+        guard copy.emptiedForReuse() else { return }
+        lock.lock()
+        if !retired, spareCount < Self.mostSpares, copy.configurationChanges == configurationChanges {
+            copy.nextSpare = spares
+            spares = copy
+            spareCount += 1
+        }
+        lock.unlock()
+    }
+
+    /// Takes every spare out, for the caller to release after letting go of the lock (the caller holds it).
+    func takeSparesLocked() -> _ServiceEntryBase? {
+        defer {
+            spares = nil
+            spareCount = 0
+        }
+        return spares
+    }
+}
