@@ -45,6 +45,44 @@ import Testing
         #expect(storage !== disk)
     }
 
+    final class Link: Sendable {
+        let next: Link?
+        init(next: Link?) { self.next = next }
+    }
+
+    /// A chain of `length` async registrations of `Link` named "0", "1", ...; the last one resolves `closing`'s
+    /// name when given (closing a cycle), otherwise nothing.
+    private func chain(length: Int, closingAt closing: Int? = nil) -> Container {
+        let container = Container()
+        for index in 0..<length {
+            let next = index + 1 < length ? index + 1 : closing
+            container.register(Link.self, name: "\(index)") { r in
+                guard let next else { return Link(next: nil) }
+                return Link(next: try await r.require(Link.self, name: "\(next)"))
+            }.inObjectScope(.transient)
+        }
+        return container
+    }
+
+    // More registrations on one path than a path has bits to tell them apart: the cycle check must still tell a
+    // registration on the path from one that merely shares its bit.
+    @Test func aLongAsyncChainOfDistinctRegistrationsIsNoCycleAndClosingItIs() async throws {
+        var link: Link? = try await chain(length: 200).async.require(Link.self, name: "0")
+        var length = 0
+        while let current = link {
+            length += 1
+            link = current.next
+        }
+        #expect(length == 200)
+
+        let error = try await #require(throws: ResolutionError.self) {
+            try await chain(length: 200, closingAt: 150).async.require(Link.self, name: "0")
+        }
+        #expect(error.reason == .circularDependency)
+        #expect(error.path.count == 201)
+        #expect(error.path.last == error.path[150])
+    }
+
     @Test func transientAsyncFactoriesInACycleThrowWithThePath() async throws {
         let container = Container()
         container.register(Ping.self) { r in Ping(pong: try await r.require(Pong.self)) }.inObjectScope(.transient)

@@ -34,12 +34,19 @@ final class AsyncContext: @unchecked Sendable {
     let outer: AsyncContext?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     let innermostBuild: AsyncBuild?
+    /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
+    /// the path, which every nested resolve asks (the cycle check) and which then needs no walk along the steps.
+    private let pathBits: UInt64
+    /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
+    private let hasSharedStep: Bool
 
     init(graph: AsyncGraph) {
         self.graph = graph
         step = nil
         outer = nil
         innermostBuild = nil
+        pathBits = 0
+        hasSharedStep = false
     }
 
     private init(outer: AsyncContext, step: AsyncStep) {
@@ -47,6 +54,14 @@ final class AsyncContext: @unchecked Sendable {
         self.step = step
         self.outer = outer
         innermostBuild = step.build ?? outer.innermostBuild
+        pathBits = outer.pathBits | Self.pathBit(of: step.entry)
+        hasSharedStep = outer.hasSharedStep || step.shared
+    }
+
+    /// The bit of `entry` in ``pathBits``: from its address, past the bits an allocation's alignment keeps zero.
+    private static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
+        let address = UInt(bitPattern: ObjectIdentifier(entry))
+        return 1 &<< UInt64((address &>> 4) & 63)
     }
 
     /// The steps, innermost first. A loop rather than a lazy sequence: this is read on every nested resolve,
@@ -81,6 +96,7 @@ final class AsyncContext: @unchecked Sendable {
 
     /// The innermost registration on the path whose instance outlives the graph.
     var sharedBuilder: _ServiceEntryBase? {
+        guard hasSharedStep else { return nil }
         var builder: _ServiceEntryBase?
         forEachStepInward {
             if $0.shared { builder = $0.entry }
@@ -91,6 +107,7 @@ final class AsyncContext: @unchecked Sendable {
 
     /// Whether `entry`'s factory is running on this path.
     func contains(_ entry: _ServiceEntryBase) -> Bool {
+        guard pathBits & Self.pathBit(of: entry) != 0 else { return false }
         var found = false
         forEachStepInward {
             found = $0.entry === entry
