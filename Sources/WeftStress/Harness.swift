@@ -4,7 +4,7 @@ import Weft
 /// Every scenario, in the order they run.
 let allScenarios: [Scenario] =
     SharingScenarios.all + InvalidationScenarios.all + ScopeScenarios.all + CycleScenarios.all
-    + DepthScenarios.all + ChurnScenarios.all + TeardownScenarios.all
+    + DepthScenarios.all + ChurnScenarios.all + TeardownScenarios.all + StorageScenarios.all
 
 /// One family of bounded, seeded checks: it runs for about `seconds`, and returns what it saw broken.
 struct Scenario: Sendable {
