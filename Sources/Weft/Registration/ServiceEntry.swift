@@ -157,13 +157,19 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func releaseClaim(by state: ResolutionState) {
         lock.lock()
         guard let building, building.state === state else { return lock.unlock() }
-        self.building = nil
+        endBuildAndUnlock()
+    }
+
+    /// Ends the build in progress (the caller holds the lock) and lets go of the lock; wakes the waiters, and
+    /// releases the instance offered while it ran outside the lock, since a deinit may call back into the
+    /// container.
+    private func endBuildAndUnlock() {
+        building = nil
         staleBuild = false
         let offered = offeredInstance
         offeredInstance = nil
         lock.unlock()
         BuildCoordinator.condition.broadcast()
-        // Released outside the lock: a deinit may call back into the container.
         withExtendedLifetime(offered) {}
     }
 
@@ -314,13 +320,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func endAsyncCompletion() {
         lock.lock()
         guard building?.state === ResolutionState.asyncCompletion else { return lock.unlock() }
-        building = nil
-        staleBuild = false
-        let offered = offeredInstance
-        offeredInstance = nil
-        lock.unlock()
-        BuildCoordinator.condition.broadcast()
-        withExtendedLifetime(offered) {}
+        endBuildAndUnlock()
     }
 
     override func retire() {
