@@ -27,7 +27,7 @@ import Weft
     }
 
     /// Resolves `Work` twice in a new scope, ends it and releases it; returns the two ids.
-    private func idsOfOneScope(_ container: Container) async throws -> (Int, Int) {
+    func idsOfOneScope(_ container: Container) async throws -> (Int, Int) {
         let scope = container.makeScope()
         let first = try scope.require(Work.self)
         let second = try scope.require(Work.self)
@@ -134,5 +134,20 @@ import Weft
         // Every scope made its own instance: no id was handed to two scopes.
         #expect(Set(ids.values).count == 4 * rounds)
         #expect(made.value == 4 * rounds)
+    }
+}
+
+extension ScopeCopyReuseTests {
+    @Test func aReleasedContainerReleasesItsScopedRegistrationAndTheSpareCopies() async throws {
+        weak var registration: ServiceEntry<Work>?
+        weak var released: Container?
+        do {
+            let container = Container()
+            registration = container.register(Work.self) { _ in Work(id: 0) }.inObjectScope(.scoped)
+            for _ in 0..<3 { _ = try await idsOfOneScope(container) }
+            released = container
+        }
+        #expect(released == nil)
+        #expect(registration == nil)
     }
 }

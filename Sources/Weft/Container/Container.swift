@@ -304,5 +304,11 @@ public final class Container: @unchecked Sendable {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
         if isScope { recycleCopies() }
+        // A spare copy holds its registration, which holds the spare: the pair would outlive the container.
+        services.forEach(Self.dropSpares)
+    }
+
+    private static func dropSpares(_: ServiceKey, of entry: _ServiceEntryBase) {
+        entry.dropSpares()
     }
 }

@@ -6,6 +6,9 @@
 /// a released scope, and the registry and lookup caches never keep a plain scope's copy (a scope with
 /// registrations of its own, whose lookups may be cached, makes the caches look again when it ends).
 ///
+/// A spare holds its original (every copy does) and the original holds the spare: the container that holds the
+/// registration releases its spares when it is released (see ``Container``'s deinit), as retiring it does.
+///
 /// Spares are handled through the base class: naming `ServiceEntry<Service>` would look up its metadata.
 extension ServiceEntry {
     /// How many spare copies a registration keeps: as many as scopes that end at about the same time reuse.

@@ -362,6 +362,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         emptyForReuse()
     }
 
+    override func dropSpares() {
+        lock.lock()
+        let dropped = takeSparesLocked()
+        lock.unlock()
+        withExtendedLifetime(dropped) {}
+    }
+
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {
         // Described outside the lock: a custom scope's description is user code.
         lock.lock()

@@ -156,6 +156,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
     /// scope never finished still claims it).
     func emptiedForReuse() -> Bool { abstract() }
+    /// Releases the spare copies this registration keeps (see ``recycle(_:)``).
+    func dropSpares() { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
     @discardableResult
