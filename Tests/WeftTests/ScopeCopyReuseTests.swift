@@ -150,4 +150,24 @@ extension ScopeCopyReuseTests {
         #expect(released == nil)
         #expect(registration == nil)
     }
+
+    @Test func scopesOfAReleasedChildContainerLeaveTheParentsRegistrationFreeToGo() async throws {
+        weak var registration: ServiceEntry<Work>?
+        weak var released: Container?
+        do {
+            let container = Container()
+            registration = container.register(Work.self) { _ in Work(id: 0) }.inObjectScope(.scoped)
+            do {
+                let child = Container(parent: container)
+                for _ in 0..<3 { _ = try await idsOfOneScope(child) }
+                let outer = child.makeScope()
+                for _ in 0..<3 { _ = try await idsOfOneScope(outer) }
+                try await outer.end()
+            }
+            for _ in 0..<3 { _ = try await idsOfOneScope(container) }
+            released = container
+        }
+        #expect(released == nil)
+        #expect(registration == nil)
+    }
 }

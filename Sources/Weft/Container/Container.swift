@@ -305,10 +305,6 @@ public final class Container: @unchecked Sendable {
         }
         if isScope { recycleCopies() }
         // A spare copy holds its registration, which holds the spare: the pair would outlive the container.
-        services.forEach(Self.dropSpares)
-    }
-
-    private static func dropSpares(_: ServiceKey, of entry: _ServiceEntryBase) {
-        entry.dropSpares()
+        for owner in lifetime.spareOwners { owner.dropSpares() }
     }
 }

@@ -6,8 +6,9 @@
 /// a released scope, and the registry and lookup caches never keep a plain scope's copy (a scope with
 /// registrations of its own, whose lookups may be cached, makes the caches look again when it ends).
 ///
-/// A spare holds its original (every copy does) and the original holds the spare: the container that holds the
-/// registration releases its spares when it is released (see ``Container``'s deinit), as retiring it does.
+/// A spare holds its original (every copy does) and the original holds the spare: the container the released
+/// scope was made from lists the registration when it first keeps a spare, and releases its spares when that
+/// container is released (see ``Container/listSpareOwner(_:)``); retiring or reconfiguring it releases them too.
 ///
 /// Spares are handled through the base class: naming `ServiceEntry<Service>` would look up its metadata.
 extension ServiceEntry {
@@ -44,16 +45,22 @@ extension ServiceEntry {
     }
 
     /// Keeps `copy`, whose scope is gone, as a spare unless enough are kept, the registration was retired or
-    /// configured anew since the copy was made, or the copy cannot be reused.
-    func keepSpare(_ copy: _ServiceEntryBase) {
+    /// configured anew since the copy was made, or the copy cannot be reused. The first spare lists this
+    /// registration with the parent of `scope` (the released scope), which releases the spares when it is
+    /// released. The parent is read only then: it has a side table, which makes retaining it slow.
+    func keepSpare(_ copy: _ServiceEntryBase, from scope: Container) {
         guard copy.emptiedForReuse() else { return }
         lock.lock()
+        var list = false
         if !retired, spareCount < Self.mostSpares, copy.configurationChanges == configurationChanges {
             copy.nextSpare = spares
             spares = copy
             spareCount += 1
+            list = !listedForSpares
+            listedForSpares = true
         }
         lock.unlock()
+        if list { scope.parent?.listSpareOwner(self) }
     }
 
     /// Takes every spare out, for the caller to release after letting go of the lock (the caller holds it).

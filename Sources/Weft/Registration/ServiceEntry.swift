@@ -63,6 +63,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// configuration changes, which copies repeat, and when the registration is retired.
     @exclusivity(unchecked) var spares: _ServiceEntryBase?
     @exclusivity(unchecked) var spareCount = 0
+    /// Whether a container has this registration in its list of those to release spares of (see
+    /// ``Container/listSpareOwner(_:)``): a spare and its original hold each other.
+    @exclusivity(unchecked) var listedForSpares = false
 
     init(
         serviceType: Service.Type,
@@ -354,8 +357,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         takeSpare(for: scope) ?? copy(scope: scope)
     }
 
-    override func recycle(_ copy: _ServiceEntryBase) {
-        keepSpare(copy)
+    override func recycle(_ copy: _ServiceEntryBase, from scope: Container) {
+        keepSpare(copy, from: scope)
     }
 
     override func emptiedForReuse() -> Bool {
@@ -365,6 +368,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func dropSpares() {
         lock.lock()
         let dropped = takeSparesLocked()
+        listedForSpares = false
         lock.unlock()
         withExtendedLifetime(dropped) {}
     }

@@ -152,7 +152,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func copyForScope(_ scope: Container) -> _ServiceEntryBase { abstract() }
     /// Takes back a copy of this registration whose scope is gone, to hand to a later scope (see
     /// ``ServiceEntry``'s `spares`); the copy is not used by anyone else.
-    func recycle(_ copy: _ServiceEntryBase) { abstract() }
+    /// `scope` is the released scope, whose parent releases the spares when it is released.
+    func recycle(_ copy: _ServiceEntryBase, from scope: Container) { abstract() }
     /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
     /// scope never finished still claims it).
     func emptiedForReuse() -> Bool { abstract() }

@@ -100,8 +100,13 @@ extension Container {
     /// `Registration/ServiceEntry+Spares.swift`).
     func recycleCopies() {
         lifetime.copies.forEachCopy { copy in
-            copy.originalReference?._withUnsafeGuaranteedRef { $0.recycle(copy) }
+            copy.originalReference?._withUnsafeGuaranteedRef { $0.recycle(copy, from: self) }
         }
+    }
+
+    /// Keeps `entry`, which keeps spare copies now, to release them when this container is released.
+    func listSpareOwner(_ entry: _ServiceEntryBase) {
+        lock.withLock { lifetime.spareOwners.append(entry) }
     }
 
     /// Keeps `owned` to tear down when this container ends.
