@@ -26,19 +26,20 @@ extension ServiceEntry {
     /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
     @discardableResult
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
-        let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-        copy.initialize(to: instance)
-        var dropped: UnsafeMutablePointer<Service>? = copy
+        // A scope's copy always keeps the typed copy: made before the lock, which every scope's instance takes. A
+        // registration decides under the lock whether its scope keeps one (`.container` does, once per instance).
+        var copy = isScopeCopy ? Self.typedCopy(of: instance) : nil
         let storage = lockWithStorage()
         if storage == nil, usesGate {
             lock.unlock()
-            Self.free(copy)
             storeThroughGate(erased, inGraph: graph)
             return noteOwned(erased)
         }
+        var dropped = copy
         if !staleBuild {
             storage?.setInstance(erased, inGraph: graph)
             if behavior.keptByContainer || isScopeCopy {
+                if copy == nil { copy = Self.typedCopy(of: instance) }
                 dropped = typedShared
                 typedShared = copy
             }
@@ -48,6 +49,13 @@ extension ServiceEntry {
         return noteOwned(erased)
     }
 
+    /// A typed copy of `instance` in memory of its own (see ``typedShared``).
+    static func typedCopy(of instance: Service) -> UnsafeMutablePointer<Service> {
+        let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        copy.initialize(to: instance)
+        return copy
+    }
+
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
     static func free(_ copy: UnsafeMutablePointer<Service>?) {
         guard let copy else { return }
@@ -55,23 +63,20 @@ extension ServiceEntry {
         copy.deallocate()
     }
 
-    /// Takes the lock and returns the scope's storage for this registration; the caller releases the lock. The
-    /// storage is made on first need: a built-in scope's under the lock; any other scope's with the lock let go,
-    /// since making it runs the scope object's code. Not generic and without a closure, so that the
+    /// Takes the lock and returns the built-in scope's storage for this registration, made on first need (Weft's
+    /// own code, so under the lock); the caller releases the lock. Not generic and without a closure, so that the
     /// registration's unspecialised code looks up no type metadata for it.
     ///
     /// Nil for a scope's copy, which keeps its one instance in its typed slot alone (see ``keptLocked(_:graph:)``):
     /// a storage object would be one more allocation for every scope that uses the registration. Nil for a custom
-    /// scope too (see ``usesGate``), whose storage is called through its gate with the lock let go.
+    /// scope too (see ``usesGate``), whose storage is made and called through its gate with the lock let go.
     func lockWithStorage() -> (any InstanceStorage)? {
         lock.lock()
         if originalReference != nil || !behavior.isBuiltIn { return nil }
-        while true {
-            if let madeStorage { return madeStorage }
-            let made = scope.makeStorage()
-            madeStorage = made
-            return made
-        }
+        if let madeStorage { return madeStorage }
+        let made = scope.makeStorage()
+        madeStorage = made
+        return made
     }
 
     /// The instance kept for `graph`, read with the lock held: from `storage`, or from the typed slot of a scope's
