@@ -138,25 +138,31 @@ import Weft
 }
 
 extension ScopeCopyReuseTests {
-    @Test func aReleasedContainerReleasesItsScopedRegistrationAndTheSpareCopies() async throws {
+    /// Whether a container whose `.scoped` `Work` registration was used by scopes (as `use` does) and the
+    /// registration are both gone once the container is released.
+    private func containerAndRegistrationAreReleased(after use: (Container) async throws -> Void) async throws
+        -> Bool
+    {
         weak var registration: ServiceEntry<Work>?
         weak var released: Container?
         do {
             let container = Container()
             registration = container.register(Work.self) { _ in Work(id: 0) }.inObjectScope(.scoped)
-            for _ in 0..<3 { _ = try await idsOfOneScope(container) }
+            try await use(container)
             released = container
         }
-        #expect(released == nil)
-        #expect(registration == nil)
+        return released == nil && registration == nil
+    }
+
+    @Test func aReleasedContainerReleasesItsScopedRegistrationAndTheSpareCopies() async throws {
+        let released = try await containerAndRegistrationAreReleased { container in
+            for _ in 0..<3 { _ = try await idsOfOneScope(container) }
+        }
+        #expect(released)
     }
 
     @Test func scopesOfAReleasedChildContainerLeaveTheParentsRegistrationFreeToGo() async throws {
-        weak var registration: ServiceEntry<Work>?
-        weak var released: Container?
-        do {
-            let container = Container()
-            registration = container.register(Work.self) { _ in Work(id: 0) }.inObjectScope(.scoped)
+        let released = try await containerAndRegistrationAreReleased { container in
             do {
                 let child = Container(parent: container)
                 for _ in 0..<3 { _ = try await idsOfOneScope(child) }
@@ -165,9 +171,7 @@ extension ScopeCopyReuseTests {
                 try await outer.end()
             }
             for _ in 0..<3 { _ = try await idsOfOneScope(container) }
-            released = container
         }
-        #expect(released == nil)
-        #expect(registration == nil)
+        #expect(released)
     }
 }
