@@ -38,8 +38,9 @@ import Weft
         case other(String)
     }
 
-    /// Resolves the head of a chain on a thread with `stackSize` bytes of stack.
-    static func resolveChain(_ container: Container, stackSize: Int) -> Outcome? {
+    /// Resolves the head of a chain on a thread with `stackSize` bytes of stack. Awaited rather than waited for:
+    /// under a sanitizer a deep chain takes seconds, and a blocked cooperative thread would stall other tests.
+    static func resolveChain(_ container: Container, stackSize: Int) async -> Outcome? {
         let outcomes = Collected<Outcome>()
         let thread = runOnThread(stackSize: stackSize) {
             do {
@@ -51,16 +52,16 @@ import Weft
                 outcomes.append(.other("\(error)"))
             }
         }
-        guard thread.wait(seconds: 120) else { return nil }
+        guard await thread.finished(within: 120) else { return nil }
         return outcomes.values.first
     }
 
     @Test(arguments: [ObjectScope.graph, .container, .transient])
-    func fiveThousandDeepChainOnAnEightMebibyteStackBuildsOrThrowsTooDeep(scope: ObjectScope) {
+    func fiveThousandDeepChainOnAnEightMebibyteStackBuildsOrThrowsTooDeep(scope: ObjectScope) async {
         // Under a sanitizer every level costs many times more, so the chain is shorter there; the uninstrumented
         // runs (debug and release) check the full depth.
         let depth = underSanitizer ? 1_000 : 5_000
-        let outcome = Self.resolveChain(Self.chain(of: depth, scope: scope), stackSize: 8 << 20)
+        let outcome = await Self.resolveChain(Self.chain(of: depth, scope: scope), stackSize: 8 << 20)
         switch outcome {
         case .built(let length): #expect(length == depth)
         case .tooDeep(let count): #expect(count > 100 && count <= depth)
@@ -70,8 +71,8 @@ import Weft
     }
 
     @Test(arguments: [ObjectScope.graph, .container])
-    func hundredDeepChainOnAHalfMebibyteStackBuildsOrThrowsTooDeep(scope: ObjectScope) {
-        let outcome = Self.resolveChain(Self.chain(of: 100, scope: scope), stackSize: 512 << 10)
+    func hundredDeepChainOnAHalfMebibyteStackBuildsOrThrowsTooDeep(scope: ObjectScope) async {
+        let outcome = await Self.resolveChain(Self.chain(of: 100, scope: scope), stackSize: 512 << 10)
         switch outcome {
         case .built(let length): #expect(length == 100)
         case .tooDeep(let count): #expect(count > 10 && count <= 100)
@@ -80,7 +81,7 @@ import Weft
         }
     }
 
-    @Test func tooDeepErrorSaysHowDeepAndWhy() throws {
+    @Test func tooDeepErrorSaysHowDeepAndWhy() async throws {
         let container = Self.chain(of: 3_000)
         let errors = Collected<ResolutionError>()
         let thread = runOnThread(stackSize: 512 << 10) {
@@ -90,7 +91,7 @@ import Weft
                 errors.append(error)
             } catch {}
         }
-        #expect(thread.wait(seconds: 60))
+        #expect(await thread.finished(within: 60))
         let error = try #require(errors.values.first)
         #expect(error.reason == .tooDeep)
         let depth = error.path.count
@@ -118,15 +119,15 @@ import Weft
         #expect(lines.last == "Resolution path: \(first) -> ... (\(depth - 10) more) ... -> \(last)")
     }
 
-    @Test func containerStaysUsableAfterATooDeepSingletonChain() {
+    @Test func containerStaysUsableAfterATooDeepSingletonChain() async {
         let container = Self.chain(of: 2_000, scope: .container)
-        let first = Self.resolveChain(container, stackSize: 512 << 10)
+        let first = await Self.resolveChain(container, stackSize: 512 << 10)
         guard case .tooDeep = first else {
             Issue.record("expected tooDeep on a small stack, got \(String(describing: first))")
             return
         }
         // Nothing was left claimed or half-built: the same container builds the chain on a larger stack.
-        #expect(Self.resolveChain(container, stackSize: 64 << 20) == .built(length: 2_000))
+        #expect(await Self.resolveChain(container, stackSize: 64 << 20) == .built(length: 2_000))
     }
 
     @Test func optionalResolveReturnsNilAndLogsTooDeep() {

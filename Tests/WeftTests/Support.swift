@@ -52,6 +52,14 @@ struct RunningThread: Sendable {
         done.signal()
         return true
     }
+
+    /// ``wait(seconds:)`` for an async test: the waiting blocks a Dispatch thread, not one of the concurrency
+    /// runtime's few cooperative threads, which every other async test of the run needs meanwhile.
+    func finished(within seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: wait(seconds: seconds)) }
+        }
+    }
 }
 
 /// Runs `body` on a new thread with a large stack (deep graphs recurse once per level).
