@@ -14,7 +14,7 @@ enum InvalidationScenarios {
         init(clock: Clock) { self.clock = clock }
     }
 
-    static let all: [Scenario] = [replaceDuringBuild, cachesSeeChanges]
+    static let all: [Scenario] = [replaceDuringBuild, asyncReplaceDuringBuild, cachesSeeChanges]
 
     static let replaceDuringBuild = Scenario(
         name: "replace-during-build",
@@ -59,6 +59,61 @@ enum InvalidationScenarios {
             // the registration in place is made once.
             let lastMade = clocksMade.count("g\(replacements)")
             context.check(lastMade == 1, "the last Clock was made \(lastMade) times")
+            context.iterations += 1
+        }
+    }
+
+    static let asyncReplaceDuringBuild = Scenario(
+        name: "async-replace-during-build",
+        summary: "a Clock is replaced again and again while tasks make and read a .container Scheduler with an "
+            + "async factory, and threads read it; afterwards the Scheduler holds the last Clock"
+    ) { context in
+        while context.hasTime {
+            let container = Container()
+            @Sendable func register(_ generation: Int) {
+                container.register(Clock.self) { _ in Clock(generation: generation) }.inObjectScope(.container)
+            }
+            register(0)
+            let pause = UInt64(context.random.below(100_000))
+            container.register(Scheduler.self) { (r: AsyncResolver) async throws in
+                let clock = try await r.require(Clock.self)
+                if pause > 0 { try await Task.sleep(nanoseconds: pause) }
+                return Scheduler(clock: clock)
+            }
+            .inObjectScope(.container)
+            let replacements = 20 + context.random.below(30)
+            let group = DispatchGroup()
+            for _ in 0..<4 {
+                group.enter()
+                Task.detached {
+                    defer { group.leave() }
+                    for _ in 0..<100 { _ = try? await container.async.require(Scheduler.self) }
+                }
+            }
+            let finished = onThreads(2) { thread in
+                if thread == 0 {
+                    for generation in 1...replacements {
+                        register(generation)
+                        usleep(50)
+                    }
+                } else {
+                    // A synchronous resolve finds the instance once a task made it, or fails: never a crash or a hang.
+                    for _ in 0..<200 { _ = try? container.require(Scheduler.self) }
+                }
+            }
+            let tasks = group.wait(timeout: .now() + 60) == .success
+            context.check(finished && tasks, "async-replace-during-build threads or tasks did not finish")
+            let last = Tally()
+            group.enter()
+            Task.detached {
+                defer { group.leave() }
+                let scheduler = try? await container.async.require(Scheduler.self)
+                last.add("\(scheduler.map { "\($0.clock.generation)" } ?? "none")")
+            }
+            context.check(group.wait(timeout: .now() + 60) == .success, "the last async resolve did not finish")
+            context.check(
+                last.count("\(replacements)") == 1,
+                "after \(replacements) replacements the async Scheduler holds another Clock")
             context.iterations += 1
         }
     }

@@ -264,8 +264,6 @@ final class AsyncBuild: @unchecked Sendable {
 /// The coordination of async builds across tasks: one lock, never held while user code runs.
 enum AsyncBuilds {
     static let lock = Lock()
-    /// Shared instances being made, by registration.
-    nonisolated(unsafe) static var inFlight: [ObjectIdentifier: AsyncBuild] = [:]
 
     /// Waits for `build` to finish, unless it (through what it waits for) waits for a build on `context`'s
     /// path, which would never end.

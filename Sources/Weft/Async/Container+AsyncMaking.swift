@@ -62,13 +62,15 @@ extension Container {
             key: key,
             context: context,
             claim: {
-                if let build = graph.slots[id] {
-                    if case .made(let made)? = build.outcome { return .stored(made) }
-                    return .wait(build)
+                AsyncBuilds.lock.withLock {
+                    if let build = graph.slots[id] {
+                        if case .made(let made)? = build.outcome { return .stored(made) }
+                        return .wait(build)
+                    }
+                    let build = AsyncBuild(key: key)
+                    graph.slots[id] = build
+                    return .build(build)
                 }
-                let build = AsyncBuild(key: key)
-                graph.slots[id] = build
-                return .build(build)
             },
             make: { build in
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: false)
@@ -83,68 +85,62 @@ extension Container {
                         graph.unpublished.append((entry, made))
                     }
                 }
-                return made
+                return (made, true)
             },
-            release: { graph.slots[id] = nil }
+            release: { _ in AsyncBuilds.lock.withLock { graph.slots[id] = nil } }
         )
     }
 
     /// A shared instance of an async factory (`.container`, a scope's `.scoped`, custom scopes): the stored
-    /// one, or one made now while other tasks that ask wait for it.
+    /// one, or one made now while other tasks that ask wait for it. The claim is the registration's own, the one
+    /// threads take (see ``_ServiceEntryBase/claimForTask(key:graph:)``).
     nonisolated(nonsending) private func makeShared(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
-        let graph = context.graph
-        let id = ObjectIdentifier(entry)
-        // A custom scope's storage is user code: read only outside `AsyncBuilds.lock`, once this task holds the
-        // build (a build that finished between the two steps has stored its instance by then).
-        let userStorage = entry.callsUserStorage
+        let graph = context.graph.id
+        var readStorageFirst = false
         return try await claimingInstance(
             key: key,
             context: context,
             claim: {
-                // A build in flight first: its instance may be stored already while its callbacks still run.
-                if let build = AsyncBuilds.inFlight[id] { return .wait(build) }
-                if !userStorage, let stored = entry.storedInstance(inGraph: graph.id) {
-                    return .stored(Made(value: stored))
+                switch entry.claimForTask(key: key, graph: graph) {
+                case .stored(let instance):
+                    return .stored(Made(value: instance))
+                case .wait(let build):
+                    return .wait(build)
+                case .claimed(let build, let readFirst):
+                    readStorageFirst = readFirst
+                    return .build(build)
                 }
-                let build = AsyncBuild(key: key)
-                AsyncBuilds.inFlight[id] = build
-                return .build(build)
             },
             make: { build in
-                if userStorage, let stored = entry.storedInstance(inGraph: graph.id) {
-                    AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
-                    return Made(value: stored)
+                // A custom scope's storage, read now that the claim is held: a build that ended meanwhile stored.
+                if readStorageFirst, let stored = entry.storedInstance(inGraph: graph) {
+                    return (Made(value: stored), entry.endTaskBuild(build))
                 }
                 let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
-                let made = try await self.build(recipe, step: step, context: context, store: graph.id)
-                AsyncBuilds.lock.withLock { AsyncBuilds.inFlight[id] = nil }
-                return made
+                let made = try await self.build(recipe, step: step, context: context, store: graph)
+                return (made, entry.endTaskBuild(build))
             },
-            release: { AsyncBuilds.inFlight[id] = nil }
+            release: { build in _ = entry.endTaskBuild(build) }
         )
     }
 
     /// An instance that one task makes while other tasks that ask wait for it.
     ///
-    /// `claim`, run under ``AsyncBuilds/lock``, finds the instance, a build in flight to wait for, or records a
-    /// new build this task then runs with `make`. The tasks waiting for it wake with the instance, or, when
-    /// `make` throws, after `release` (under the lock) undid the claim, to try again; a wait that would close a
-    /// cycle throws.
+    /// `claim` finds the instance, a build in flight to wait for, or records a new build this task then runs
+    /// with `make`, which also says whether the instance was kept. The tasks waiting for it wake with a kept
+    /// instance; when it was not kept, or when `make` threw and `release` undid the claim, they wake to try
+    /// again. A wait that would close a cycle throws.
     nonisolated(nonsending) private func claimingInstance(
         key: ServiceKey,
         context: AsyncContext,
         claim: () -> AsyncClaim,
-        make: nonisolated(nonsending) (AsyncBuild) async throws -> Made,
-        release: () -> Void
+        make: nonisolated(nonsending) (AsyncBuild) async throws -> (made: Made, kept: Bool),
+        release: (AsyncBuild) -> Void
     ) async throws -> Made {
         let parent = context.innermostBuild
         while true {
-            let claimed = AsyncBuilds.lock.withLock {
-                let claimed = claim()
-                if case .build(let build) = claimed { parent?.waitsFor.append(build) }
-                return claimed
-            }
+            let claimed = claim()
             switch claimed {
             case .stored(let made):
                 return made
@@ -153,17 +149,22 @@ extension Container {
                 guard let made = try AsyncBuilds.made(awaited, key: key) else { continue }
                 return made
             case .build(let build):
+                // Noted before this task can wait for anything in the build: tasks that would wait for a build on
+                // this path follow what it waits for (see ``AsyncBuilds/wait(for:context:)``).
+                if let parent { AsyncBuilds.lock.withLock { parent.waitsFor.append(build) } }
                 do {
-                    let made = try await make(build)
+                    let (made, kept) = try await make(build)
+                    let outcome: AsyncBuild.Outcome = kept ? .made(made) : .retry
                     let waiters = AsyncBuilds.lock.withLock {
-                        AsyncBuilds.finishLocked(build, .made(made), parent: parent)
+                        AsyncBuilds.finishLocked(build, outcome, parent: parent)
                     }
-                    for waiter in waiters { waiter.resume(returning: .made(made)) }
+                    for waiter in waiters { waiter.resume(returning: outcome) }
                     return made
                 } catch {
+                    // The claim is undone first, so that a waiter that wakes to try again can take it.
+                    release(build)
                     let waiters = AsyncBuilds.lock.withLock {
-                        release()
-                        return AsyncBuilds.finishLocked(build, .retry, parent: parent)
+                        AsyncBuilds.finishLocked(build, .retry, parent: parent)
                     }
                     for waiter in waiters { waiter.resume(returning: .retry) }
                     throw error
@@ -207,8 +208,7 @@ extension Container {
         // Stored before the callbacks run, so that a cycle they close finds the instance; a shared one is marked
         // incomplete meanwhile, so that no other graph takes it before its callbacks have all run.
         let graph = store ?? (step.build != nil ? context.graph.id : nil)
-        if let store { entry.beginAsyncCompletion(inGraph: store) }
-        defer { if store != nil { entry.endAsyncCompletion() } }
+        if store != nil, let build = step.build { entry.taskBuildCompleting(build) }
         if let graph, !entry.storeMade(made.value, inGraph: graph) {
             try await scopeEndedWhileMaking(made, key: key, context: context)
         }

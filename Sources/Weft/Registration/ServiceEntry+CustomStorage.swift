@@ -31,10 +31,14 @@ extension ServiceEntry {
         while true {
             lock.lock()
             if let building, building.state !== state {
+                let completing = taskCompleting
                 lock.unlock()
-                guard building.state === ResolutionState.asyncCompletion else { return .busy }
-                if building.graph == graph, let stored = gated.instance(inGraph: graph) { return .stored(stored) }
-                return .completingAsync
+                guard building.state === ResolutionState.asyncBuilder else { return .busy }
+                // As `taskHoldsClaim(_:graph:transient:)` decides, with the storage read after the lock.
+                if building.graph == graph || !completing, let stored = gated.instance(inGraph: graph) {
+                    return .stored(stored)
+                }
+                return completing ? .completingAsync : .free
             }
             lock.unlock()
             if let stored = gated.instance(inGraph: graph) { return .stored(stored) }

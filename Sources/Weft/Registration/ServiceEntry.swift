@@ -36,8 +36,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
     @exclusivity(unchecked) var behavior: ScopeBehavior
     @exclusivity(unchecked) var hasCallbacks = false
-    /// The resolution that claimed the right to build the shared instance, until the instance is complete.
+    /// The resolution that claimed the right to build the shared instance, until the instance is complete: a
+    /// thread's, or ``ResolutionState/asyncBuilder`` for a task's (see ``taskBuild``).
     @exclusivity(unchecked) var building: (state: ResolutionState, graph: GraphIdentifier)?
+    /// The build other tasks wait for while a task holds the claim (``building`` is the async builder's).
+    @exclusivity(unchecked) var taskBuild: AsyncBuild?
+    /// Whether the task holding the claim has stored its instance and runs its `initCompleted` callbacks.
+    @exclusivity(unchecked) var taskCompleting = false
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
@@ -145,11 +150,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         }
         defer { lock.unlock() }
         if let building = building, building.state !== state {
-            guard building.state === ResolutionState.asyncCompletion else { return .busy }
-            if building.graph == graph, policy != .transient, let stored = keptLocked(storage, graph: graph) {
-                return .stored(stored)
-            }
-            return .completingAsync
+            guard building.state === ResolutionState.asyncBuilder else { return .busy }
+            return taskHoldsClaim(storage, graph: graph, transient: policy == .transient)
         }
         if policy != .transient, let stored = keptLocked(storage, graph: graph) { return .stored(stored) }
         guard coordinated, building == nil else { return .free }
@@ -166,7 +168,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Ends the build in progress (the caller holds the lock) and lets go of the lock; wakes the waiters, and
     /// releases the instance offered while it ran outside the lock, since a deinit may call back into the
     /// container.
-    private func endBuildAndUnlock() {
+    func endBuildAndUnlock() {
         building = nil
         staleBuild = false
         let offered = offeredInstance
@@ -190,12 +192,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? {
         offeredByBuilder(inGraph: graph)
-    }
-
-    override var callsUserStorage: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return usesGate
     }
 
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
@@ -315,15 +311,16 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         }
     }
 
-    override func beginAsyncCompletion(inGraph graph: GraphIdentifier) {
-        // A synchronous claim can only be one about to fail (the factory is async): the async build takes over.
-        lock.withLock { building = (ResolutionState.asyncCompletion, graph) }
+    override func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
+        claimingForTask(key: key, graph: graph)
     }
 
-    override func endAsyncCompletion() {
-        lock.lock()
-        guard building?.state === ResolutionState.asyncCompletion else { return lock.unlock() }
-        endBuildAndUnlock()
+    override func taskBuildCompleting(_ build: AsyncBuild) {
+        lock.withLock { if taskBuild === build { taskCompleting = true } }
+    }
+
+    override func endTaskBuild(_ build: AsyncBuild) -> Bool {
+        endingTaskBuild(build)
     }
 
     override func retire() {

@@ -118,9 +118,6 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// The instance the build holding the claim has stored for `graph`, read without calling user code: the
     /// build coordination asks it under its own lock (see ``ServiceEntry``'s `offeredInstance`).
     func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { abstract() }
-    /// Whether reading a stored instance calls a custom scope's storage, which is user code: a caller holding a
-    /// lock of its own reads it after letting go instead.
-    var callsUserStorage: Bool { abstract() }
     @discardableResult
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
     func graphCompleted() { abstract() }
@@ -136,11 +133,15 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// `dependent` later: the caller then discards it at once.
     @discardableResult
     func addDependent(_ dependent: _ServiceEntryBase) -> Bool { abstract() }
-    /// Marks the shared instance an async resolve in `graph` is about to store as not complete yet: until
-    /// ``endAsyncCompletion()``, only resolves in that graph may use it; others fail or wait for the async build.
-    func beginAsyncCompletion(inGraph graph: GraphIdentifier) { abstract() }
-    /// Ends what ``beginAsyncCompletion(inGraph:)`` began.
-    func endAsyncCompletion() { abstract() }
+    /// Looks for a usable instance, or claims the right to build one, for a task (see ``TaskClaim``): the same
+    /// claim as ``claim(by:graph:policy:coordinated:)``, held by ``ResolutionState/asyncBuilder``.
+    func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim { abstract() }
+    /// Notes that the task holding the claim with `build` has stored its instance and runs its `initCompleted`
+    /// callbacks: a synchronous resolve from another graph is told the instance is being completed.
+    func taskBuildCompleting(_ build: AsyncBuild) { abstract() }
+    /// Gives up the claim the task holds with `build`; returns whether the instance it made was kept (false when
+    /// something it was made with was discarded meanwhile: the tasks waiting for it then build anew).
+    func endTaskBuild(_ build: AsyncBuild) -> Bool { abstract() }
     /// Marks this registration as replaced or removed, before its dependents are discarded: a build that uses it
     /// afterwards is told by ``addDependent(_:)``.
     func retire() { abstract() }

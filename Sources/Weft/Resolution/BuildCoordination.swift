@@ -13,6 +13,18 @@ enum BuildClaim {
     case completingAsync
 }
 
+/// What ``_ServiceEntryBase/claimForTask(key:graph:)`` found: the claim of ``BuildClaim``, as a task sees it.
+enum TaskClaim {
+    /// A usable instance is stored.
+    case stored(Any)
+    /// Another task is building the instance: wait for `build`.
+    case wait(AsyncBuild)
+    /// The task now builds the instance with `build` and must end it with ``_ServiceEntryBase/endTaskBuild(_:)``.
+    /// When `readStorageFirst`, the storage is a custom scope's, which is read only now that the claim is held
+    /// (user code is never called under the registration's lock): a build that ended meanwhile stored there.
+    case claimed(AsyncBuild, readStorageFirst: Bool)
+}
+
 /// Something one thread builds while others wait for it: a shared instance of a registration, or the
 /// instance of a `Lazy`.
 protocol BuildWaitTarget: AnyObject {

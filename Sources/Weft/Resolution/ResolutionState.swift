@@ -230,10 +230,9 @@ final class ResolutionState {
     /// This thread's activity record: the epoch it entered the engine at (see ``enterEngine()``).
     let activity: UnsafeMutablePointer<weft_activity>
 
-    /// Stands for an async resolve as the builder of a shared instance it made and is completing (its
-    /// `initCompleted` callbacks run): see ``_ServiceEntryBase/beginAsyncCompletion(inGraph:)``. Only compared
-    /// by identity, never used to resolve.
-    nonisolated(unsafe) static let asyncCompletion = ResolutionState()
+    /// Stands for a task as the builder of a shared instance, from its claim until the instance is complete: see
+    /// ``_ServiceEntryBase/claimForTask(key:graph:)``. Only compared by identity, never used to resolve.
+    nonisolated(unsafe) static let asyncBuilder = ResolutionState()
 
     /// Made on the thread it belongs to (see ``current``), whose stack bounds it reads.
     init() {
