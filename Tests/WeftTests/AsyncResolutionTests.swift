@@ -353,6 +353,28 @@ struct Failure: Error, Equatable {
         #expect(draft !== another, "two resolves of a graph-scoped Draft gave one instance")
     }
 
+    @Test @MainActor func codeThatPassesAnIsolationStillResolvesThere() async throws {
+        final class Draft {
+            var text = "draft"
+        }
+        let container = Container()
+        container.register(Draft.self) { (_: AsyncResolver) async in Draft() }
+        container.register(Draft.self, name: "named") { (_: AsyncResolver, text: String) async in
+            let draft = Draft()
+            draft.text = text
+            return draft
+        }
+        let resolver = container.async
+        let required = try await resolver.require(Draft.self, isolation: MainActor.shared)
+        let resolved = await resolver.resolve(Draft.self, isolation: MainActor.shared)
+        let withArgument = try await resolver.require(
+            Draft.self, name: "named", arguments: "given", isolation: MainActor.shared)
+        let resolvedWithArgument = await resolver.resolve(
+            Draft.self, name: "named", arguments: "again", isolation: MainActor.shared)
+        #expect(required.text == "draft" && resolved?.text == "draft")
+        #expect(withArgument.text == "given" && resolvedWithArgument?.text == "again")
+    }
+
     @Test func initCompletedRunsOnInstancesOfAsyncFactories() async throws {
         let container = Container()
         let completed = Counter()

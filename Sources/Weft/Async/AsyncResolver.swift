@@ -26,14 +26,24 @@ public struct AsyncResolver: Sendable {
 
     /// Returns an instance of `serviceType`, or throws a ``ResolutionError`` that explains why not.
     ///
+    /// Runs where its caller runs (on the caller's actor, if any), and hands the instance over there; factories
+    /// run where they are declared to.
+    ///
     /// - Parameters:
     ///   - serviceType: The type to resolve; inferred from the context when left out.
     ///   - name: The registration name.
-    ///   - isolation: Where the caller runs; the instance is handed over there.
+    nonisolated(nonsending) public func require<Service>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil
+    ) async throws -> Service {
+        try await make(serviceType, name: name)
+    }
+
+    /// ``require(_:name:)`` for code that names the isolation to hand the instance over to.
     public func require<Service>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
-        isolation: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)?
     ) async throws -> Service {
         try await make(serviceType, name: name)
     }
@@ -44,22 +54,42 @@ public struct AsyncResolver: Sendable {
     /// ```swift
     /// let session = try await container.async.require(Session.self, arguments: userID, "mobile")
     /// ```
+    nonisolated(nonsending) public func require<Service, First, each Other>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        arguments first: First,
+        _ others: repeat each Other
+    ) async throws -> Service {
+        try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+    }
+
+    /// ``require(_:name:arguments:_:)`` for code that names the isolation to hand the instance over to.
     public func require<Service, First, each Other>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
         arguments first: First,
         _ others: repeat each Other,
-        isolation: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)?
     ) async throws -> Service {
         try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
     }
 
     /// Returns an instance of `serviceType`, or `nil` when it cannot be made; the reason goes to
     /// ``Container/loggingFunction``.
+    nonisolated(nonsending) public func resolve<Service>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil
+    ) async -> Service? {
+        await reportingFailure(serviceType) {
+            try await make(serviceType, name: name)
+        }
+    }
+
+    /// ``resolve(_:name:)`` for code that names the isolation to hand the instance over to.
     public func resolve<Service>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
-        isolation: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)?
     ) async -> Service? {
         await reportingFailure(serviceType) {
             try await make(serviceType, name: name)
@@ -67,22 +97,33 @@ public struct AsyncResolver: Sendable {
     }
 
     /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or `nil`.
-    public func resolve<Service, First, each Other>(
+    nonisolated(nonsending) public func resolve<Service, First, each Other>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
         arguments first: First,
-        _ others: repeat each Other,
-        isolation: isolated (any Actor)? = #isolation
+        _ others: repeat each Other
     ) async -> Service? {
         await reportingFailure(serviceType) {
             try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
         }
     }
 
-    private func reportingFailure<Service>(
+    /// ``resolve(_:name:arguments:_:)`` for code that names the isolation to hand the instance over to.
+    public func resolve<Service, First, each Other>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        arguments first: First,
+        _ others: repeat each Other,
+        isolation: isolated (any Actor)?
+    ) async -> Service? {
+        await reportingFailure(serviceType) {
+            try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+        }
+    }
+
+    nonisolated(nonsending) private func reportingFailure<Service>(
         _ serviceType: Service.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> Service
+        _ body: nonisolated(nonsending) () async throws -> Service
     ) async -> Service? {
         do {
             return try await body()
@@ -93,11 +134,10 @@ public struct AsyncResolver: Sendable {
     }
 
     /// Resolves `Service` with `arguments`.
-    private func make<Service, each Argument>(
+    nonisolated(nonsending) private func make<Service, each Argument>(
         _: Service.Type,
         name: String?,
-        arguments: PackBox<repeat each Argument>,
-        isolation: isolated (any Actor)? = #isolation
+        arguments: PackBox<repeat each Argument>
     ) async throws -> Service {
         let key = ServiceKey(
             serviceType: Service.self,
@@ -115,10 +155,9 @@ public struct AsyncResolver: Sendable {
     /// on every call. Inlined into `require` and `resolve`: a call of its own would be one more async frame per
     /// resolve.
     @inline(__always)
-    private func make<Service>(
+    nonisolated(nonsending) private func make<Service>(
         _: Service.Type,
-        name: String?,
-        isolation: isolated (any Actor)? = #isolation
+        name: String?
     ) async throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
         // A resolver its factory kept resolves on its own once the factory has returned.
@@ -129,10 +168,9 @@ public struct AsyncResolver: Sendable {
     }
 
     /// Makes `key`: within this resolver's resolution, or as a new top-level one.
-    private func make(
+    nonisolated(nonsending) private func make(
         _ key: ServiceKey,
         arguments: any Sendable,
-        isolation: isolated (any Actor)? = #isolation,
         synchronously: @Sendable () throws -> Any
     ) async throws -> Made {
         // A resolver its factory kept resolves on its own once the factory has returned.
