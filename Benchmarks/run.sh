@@ -5,7 +5,10 @@
 # Times are taken in ROUNDS rounds (default 5) of the whole suite, 0.6 s per benchmark each; a
 # ratio is the median of the rounds' ratios. On a shared machine the load changes over minutes,
 # and within a round the three libraries of a scenario run seconds apart. Allocations are counted
-# in one more, short pass.
+# in one more, short pass, by a second build that links the malloc interposer: the timed build does
+# not, since the interposer slows every allocation of every side (see Package.swift). Each build has
+# a scratch path of its own (.build-time, .build-allocations): modules left in one by the other would
+# make the benchmark library believe the interposer is there.
 # Extra arguments go to the benchmark plugin, e.g. `Benchmarks/run.sh --filter '1-.*'`; set
 # RESULTS=DIRECTORY to keep the raw histograms (`python3 Benchmarks/summarize.py DIRECTORY`).
 set -euo pipefail
@@ -22,12 +25,13 @@ fi
 cd "$(dirname "$0")"
 
 # Runs the suite once, exporting its histograms to $results/$1; the plugin's chatter goes to a log
-# that is shown only if the run fails.
+# that is shown only if the run fails. The build is the one in $scratch.
+scratch=.build-time
 run() {
     local into="$results/$1"
     shift
     mkdir -p "$into"
-    if ! swift package --allow-writing-to-directory "$into" benchmark run \
+    if ! swift package --scratch-path "$scratch" --allow-writing-to-directory "$into" benchmark run \
         --format histogramEncoded --path "$into" --no-progress --quiet "$@" >"$into.log" 2>&1; then
         cat "$into.log"
         exit 1
@@ -37,15 +41,18 @@ run() {
 # The Weft being measured: the working tree of the repository this script is in.
 git -C .. describe --always --dirty >"$results/weft-revision.txt" 2>/dev/null || rm -f "$results/weft-revision.txt"
 
-echo "== Building (release)"
-swift build -c release
+echo "== Building (release, without the malloc interposer)"
+swift build -c release --scratch-path "$scratch"
 
 for round in $(seq "$rounds"); do
     echo "== Times, round $round of $rounds"
     run "time-$round" "$@"
 done
-echo "== Allocations"
-WEFT_BENCHMARKS_COUNT_ALLOCATIONS=1 run allocations "$@"
+echo "== Allocations (a build with the malloc interposer)"
+export WEFT_BENCHMARKS_COUNT_ALLOCATIONS=1
+scratch=.build-allocations
+swift build -c release --scratch-path "$scratch"
+run allocations "$@"
 
 echo
 python3 summarize.py "$results"
