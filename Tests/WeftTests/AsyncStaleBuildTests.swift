@@ -6,23 +6,18 @@ import Weft
 /// as with a synchronous factory: the resolve that made it gets it, the tasks waiting for it and the next resolves
 /// get one made anew with the new dependency.
 @Suite struct AsyncStaleBuildTests {
-    final class Clock: Sendable {
-        let id: Int
-        init(id: Int) { self.id = id }
-    }
-    final class Scheduler: Sendable {
-        let clock: Clock
-        init(clock: Clock) { self.clock = clock }
-    }
-
+    typealias Clock = StaleDependentTests.Clock
+    typealias Scheduler = StaleDependentTests.Scheduler
     typealias Gate = AsyncWaitingTests.Gate
 
-    /// A container with a `.container` Clock (ids from `clockID`) and a `.container` Scheduler with an async
-    /// factory whose first run opens `entered` once it holds its Clock and waits for `release`.
+    /// A container with a `.container` Clock (ids from `clockID`) and a Scheduler in `scope` (`.container`
+    /// unless given) with an async factory whose first run opens `entered` once it holds its Clock and waits
+    /// for `release`.
     static func gatedScheduler(
         clockID: @escaping @Sendable () -> Int,
         entered: Gate,
-        release: Gate
+        release: Gate,
+        scope: ObjectScope = .container
     ) -> (Container, builds: Counter) {
         let container = Container()
         container.register(Clock.self) { _ in Clock(id: clockID()) }.inObjectScope(.container)
@@ -35,7 +30,7 @@ import Weft
             }
             return Scheduler(clock: clock)
         }
-        .inObjectScope(.container)
+        .inObjectScope(scope)
         return (container, builds)
     }
 
@@ -117,18 +112,8 @@ import Weft
     func tasksOfAScopeWaitingForAStaleScopedBuildGetTheRebuiltInstance() async throws {
         let clocks = Counter()
         let (entered, release) = (Gate(), Gate())
-        let container = Container()
-        container.register(Clock.self) { _ in Clock(id: clocks.increment()) }.inObjectScope(.container)
-        let builds = Counter()
-        container.register(Scheduler.self) { (r: AsyncResolver) async throws in
-            let clock = try await r.require(Clock.self)
-            if builds.increment() == 1 {
-                entered.openGate()
-                await release.wait()
-            }
-            return Scheduler(clock: clock)
-        }
-        .inObjectScope(.scoped)
+        let (container, builds) = Self.gatedScheduler(
+            clockID: { clocks.increment() }, entered: entered, release: release, scope: .scoped)
         let scope = container.makeScope()
 
         let builder = Task { try await scope.async.require(Scheduler.self) }
