@@ -4,7 +4,8 @@ import Weft
 
 /// A shared instance an async factory is making while one of its dependencies is reset or replaced is not kept,
 /// as with a synchronous factory: the resolve that made it gets it, the tasks waiting for it and the next resolves
-/// get one made anew with the new dependency.
+/// get one made anew with the new dependency. The claim is the registration's own, the one threads take: a thread
+/// asking while a task holds it is told the service needs async code, and gets the instance once it is made.
 @Suite struct AsyncStaleBuildTests {
     typealias Clock = StaleDependentTests.Clock
     typealias Scheduler = StaleDependentTests.Scheduler
@@ -132,5 +133,32 @@ import Weft
         #expect(try await scope.async.require(Scheduler.self) === seen[0])
         #expect(builds.value == 2)
         try await scope.end()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aThreadAskingWhileATaskMakesTheSingletonIsToldItNeedsAsyncThenGetsTheInstance() async throws {
+        let (entered, release) = (Gate(), Gate())
+        let (container, builds) = Self.gatedScheduler(clockID: { 1 }, entered: entered, release: release)
+
+        let builder = Task { try await container.async.require(Scheduler.self) }
+        await entered.wait()
+        // The task holds the claim and its factory runs: there is no instance yet, and a thread cannot make one.
+        let during = Collected<String>()
+        let thread = runOnThread {
+            do {
+                _ = try container.require(Scheduler.self)
+                during.append("got an instance")
+            } catch {
+                during.append("\(error)")
+            }
+        }
+        #expect(await thread.finished(within: 20))
+        #expect(during.values.first?.hasPrefix("[Weft.requiresAsync] The factory of Scheduler is async") == true)
+        #expect(during.values.first?.contains("needed a new instance") == true)
+        release.openGate()
+
+        let made = try await builder.value
+        #expect(try container.require(Scheduler.self) === made)
+        #expect(builds.value == 1)
     }
 }
