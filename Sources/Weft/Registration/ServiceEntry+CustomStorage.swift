@@ -30,27 +30,27 @@ extension ServiceEntry {
         let gated = madeGatedStorage()
         while true {
             lock.lock()
-            if let building, building.state !== state {
-                let completing = taskCompleting
+            if !buildClaim.admits(state) {
+                let (byTask, mine, completing) =
+                    (buildClaim.isHeldByTask, buildClaim.builds(in: graph), buildClaim.taskCompleting)
                 lock.unlock()
-                guard building.state === ResolutionState.asyncBuilder else { return .busy }
+                guard byTask else { return .busy }
                 // As `taskHoldsClaim(_:graph:transient:)` decides, with the storage read after the lock.
-                if building.graph == graph || !completing, let stored = gated.instance(inGraph: graph) {
-                    return .stored(stored)
-                }
+                if mine || !completing, let stored = gated.instance(inGraph: graph) { return .stored(stored) }
                 return completing ? .completingAsync : .free
             }
             lock.unlock()
             if let stored = gated.instance(inGraph: graph) { return .stored(stored) }
             guard coordinated else { return .free }
             lock.lock()
-            if let building {
+            if buildClaim.isHeld {
+                let mine = buildClaim.admits(state)
                 lock.unlock()
                 // Held by this resolution already, or taken by another since the decision above: decided anew.
-                if building.state === state { return .free }
+                if mine { return .free }
                 continue
             }
-            building = (state, graph)
+            buildClaim.take(by: state, graph: graph)
             lock.unlock()
             // Another build may have stored its instance and let go of its claim between the read and the claim.
             if let stored = gated.instance(inGraph: graph) {
@@ -70,8 +70,8 @@ extension ServiceEntry {
         var replaced: OfferedInstance?
         gated.withStorage { storage in
             lock.lock()
-            let stale = staleBuild
-            if instance == nil || (!stale && building?.graph == graph) {
+            let stale = buildClaim.stale
+            if instance == nil || (!stale && buildClaim.builds(in: graph)) {
                 replaced = offeredInstance
                 offeredInstance = instance.map(OfferedInstance.init)
             }
@@ -87,7 +87,7 @@ extension ServiceEntry {
         lock.lock()
         if usesGate {
             defer { lock.unlock() }
-            return building?.graph == graph ? offeredInstance?.value : nil
+            return buildClaim.builds(in: graph) ? offeredInstance?.value : nil
         }
         lock.unlock()
         return storedInstance(inGraph: graph)

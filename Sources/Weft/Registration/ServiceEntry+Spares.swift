@@ -35,10 +35,10 @@ extension ServiceEntry {
     /// Empties this copy, whose scope is gone: nobody else refers to it, so its fields are emptied without its
     /// lock. The instance is released here, outside every lock, as the copy's deinit would.
     func emptyForReuse() -> Bool {
-        let claimed = building != nil
+        let claimed = buildClaim.isHeld
         let typed = typedShared
         typedShared = nil
-        staleBuild = false
+        if !claimed { buildClaim = BuildClaimState() }
         copyingScope = nil
         Self.free(typed)
         return !claimed

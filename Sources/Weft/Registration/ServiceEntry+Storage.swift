@@ -11,7 +11,7 @@ extension ServiceEntry {
     ) rethrows -> Service {
         if originalReference != nil { dropIfOriginalDiscarded() }
         lock.lock()
-        if let typedShared, building == nil || building?.state === state {
+        if let typedShared, buildClaim.admits(state) {
             let instance = typedShared.pointee
             lock.unlock()
             try found()
@@ -36,7 +36,7 @@ extension ServiceEntry {
             return noteOwned(erased)
         }
         var dropped = copy
-        if !staleBuild {
+        if !buildClaim.stale {
             storage?.setInstance(erased, inGraph: graph)
             if behavior.keptByContainer || isScopeCopy {
                 if copy == nil { copy = Self.typedCopy(of: instance) }
@@ -102,7 +102,7 @@ extension ServiceEntry {
         guard discards != current else { return lock.unlock() }
         discards = current
         // An instance being built now may have been made with what was discarded: it must not be kept.
-        if building != nil { staleBuild = true }
+        buildClaim.markStale()
         let typed = typedShared
         typedShared = nil
         lock.unlock()

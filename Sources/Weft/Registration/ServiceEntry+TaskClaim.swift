@@ -1,13 +1,9 @@
-/// The claim to build a shared instance, as a task takes it: the same claim a thread takes (``ServiceEntry``'s
-/// `building`), held by ``ResolutionState/asyncBuilder`` with the ``AsyncBuild`` other tasks wait for. One claim
-/// per registration for both kinds of builder, so that what a claim guards holds for both: a discard while the
+/// The claim to build a shared instance, as a task takes it: the same claim a thread takes (``BuildClaimState``),
+/// held by ``ResolutionState/asyncBuilder`` with the ``AsyncBuild`` other tasks wait for. One claim per
+/// registration for both kinds of builder, so that what a claim guards holds for both: a discard while the
 /// instance is made marks the build stale, and a stale instance is handed to the resolve that made it but neither
-/// kept nor handed to the tasks that waited for it.
-///
-/// A thread never waits for a task's build: the registration's factory is async, which the synchronous engine
-/// cannot call, so a synchronous resolve either finds the instance or fails (see
-/// ``ServiceEntry/taskHoldsClaim(_:graph:transient:)``). A task waits for a thread's build by suspending (see
-/// ``BuildCoordinator/suspendWhileBuilt(_:)``), never blocking its thread.
+/// kept nor handed to the tasks that waited for it. What a synchronous resolve finds while a task holds the claim
+/// is decided here too (``ServiceEntry/taskHoldsClaim(_:graph:transient:)``).
 extension ServiceEntry {
     /// See ``_ServiceEntryBase/claimForTask(key:graph:)``.
     func claimingForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
@@ -15,7 +11,7 @@ extension ServiceEntry {
         let storage = lockWithStorage()
         let gated = storage == nil && usesGate
         // A build in flight first: its instance may be stored already while its callbacks still run.
-        if let building, building.state === ResolutionState.asyncBuilder, let taskBuild {
+        if let taskBuild = buildClaim.taskBuild {
             lock.unlock()
             return .wait(taskBuild)
         }
@@ -23,13 +19,8 @@ extension ServiceEntry {
             lock.unlock()
             return .stored(stored)
         }
-        // A thread's claim here is one about to fail (the factory is async): the task takes it over, and the
-        // thread's release, which checks who holds the claim, leaves it alone.
         let build = AsyncBuild(key: key)
-        building = (ResolutionState.asyncBuilder, graph)
-        taskBuild = build
-        taskCompleting = false
-        staleBuild = false
+        buildClaim.take(by: build, graph: graph)
         lock.unlock()
         return .claimed(build, readStorageFirst: gated)
     }
@@ -39,11 +30,11 @@ extension ServiceEntry {
     /// callbacks left to run); that it is being completed; or, while the async factory runs, nothing (the
     /// synchronous engine then finds the factory async).
     func taskHoldsClaim(_ storage: (any InstanceStorage)?, graph: GraphIdentifier, transient: Bool) -> BuildClaim {
-        let mine = building?.graph == graph
-        if !transient, mine || !taskCompleting, let stored = keptLocked(storage, graph: graph) {
+        let completing = buildClaim.taskCompleting
+        if !transient, buildClaim.builds(in: graph) || !completing, let stored = keptLocked(storage, graph: graph) {
             return .stored(stored)
         }
-        return taskCompleting ? .completingAsync : .free
+        return completing ? .completingAsync : .free
     }
 
     /// See ``_ServiceEntryBase/endTaskBuild(_:)``.
@@ -53,14 +44,11 @@ extension ServiceEntry {
         let originalDiscards = originalReference?._withUnsafeGuaranteedRef { $0.discardCount() }
         lock.lock()
         // Only a task takes a claim over (from a thread whose build is about to fail): the build still holds it.
-        guard taskBuild === build else {
+        guard buildClaim.taskBuild === build else {
             lock.unlock()
             return true
         }
-        let kept = !staleBuild && (originalDiscards == nil || originalDiscards == discards)
-        taskBuild = nil
-        taskCompleting = false
-        endBuildAndUnlock()
-        return kept
+        let current = originalDiscards == nil || originalDiscards == discards
+        return endBuildAndUnlock() && current
     }
 }

@@ -36,19 +36,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
     @exclusivity(unchecked) var behavior: ScopeBehavior
     @exclusivity(unchecked) var hasCallbacks = false
-    /// The resolution that claimed the right to build the shared instance, until the instance is complete: a
-    /// thread's, or ``ResolutionState/asyncBuilder`` for a task's (see ``taskBuild``).
-    @exclusivity(unchecked) var building: (state: ResolutionState, graph: GraphIdentifier)?
-    /// The build other tasks wait for while a task holds the claim (``building`` is the async builder's).
-    @exclusivity(unchecked) var taskBuild: AsyncBuild?
-    /// Whether the task holding the claim has stored its instance and runs its `initCompleted` callbacks.
-    @exclusivity(unchecked) var taskCompleting = false
+    /// Who builds the shared instance now, a thread or a task, until the instance is complete (see
+    /// ``BuildClaimState``).
+    @exclusivity(unchecked) var buildClaim = BuildClaimState()
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
-    /// Whether the instance being built (see ``building``) was made with something discarded meanwhile: it is
-    /// handed to the resolve that built it but not kept. Cleared when the claim is released.
-    @exclusivity(unchecked) var staleBuild = false
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see
@@ -149,37 +142,37 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             }
         }
         defer { lock.unlock() }
-        if let building = building, building.state !== state {
-            guard building.state === ResolutionState.asyncBuilder else { return .busy }
+        if !buildClaim.admits(state) {
+            guard buildClaim.isHeldByTask else { return .busy }
             return taskHoldsClaim(storage, graph: graph, transient: policy == .transient)
         }
         if policy != .transient, let stored = keptLocked(storage, graph: graph) { return .stored(stored) }
-        guard coordinated, building == nil else { return .free }
-        building = (state, graph)
+        guard coordinated, !buildClaim.isHeld else { return .free }
+        buildClaim.take(by: state, graph: graph)
         return .claimed
     }
 
     override func releaseClaim(by state: ResolutionState) {
         lock.lock()
-        guard let building, building.state === state else { return lock.unlock() }
-        endBuildAndUnlock()
+        guard buildClaim.isHeld, buildClaim.admits(state) else { return lock.unlock() }
+        _ = endBuildAndUnlock()
     }
 
     /// Ends the build in progress (the caller holds the lock) and lets go of the lock; wakes the waiters, and
     /// releases the instance offered while it ran outside the lock, since a deinit may call back into the
-    /// container.
-    func endBuildAndUnlock() {
-        building = nil
-        staleBuild = false
+    /// container. Returns whether the build may keep its instance (it was not stale).
+    func endBuildAndUnlock() -> Bool {
+        let kept = buildClaim.end()
         let offered = offeredInstance
         offeredInstance = nil
         lock.unlock()
         BuildCoordinator.condition.broadcast()
         withExtendedLifetime(offered) {}
+        return kept
     }
 
     override var builder: (state: ResolutionState, graph: GraphIdentifier)? {
-        lock.withLock { building }
+        lock.withLock { buildClaim.holder }
     }
 
     override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
@@ -218,7 +211,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             if shared, let instance { return noteOwned(instance) }
             return true
         }
-        if instance == nil || !staleBuild { storage?.setInstance(instance, inGraph: graph) }
+        if instance == nil || !buildClaim.stale { storage?.setInstance(instance, inGraph: graph) }
         let dropped = instance == nil ? typedShared : nil
         if instance == nil { typedShared = nil }
         let shared = policy == .shared
@@ -256,7 +249,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             lock.lock()
         }
         // An instance being built now may already hold what is being discarded: it must not be kept.
-        if building != nil { staleBuild = true }
+        buildClaim.markStale()
         // Scopes' copies compare their count with this one (a copy's own count is its original's).
         if originalReference == nil { discards &+= 1 }
         let typed = typedShared
@@ -316,7 +309,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func taskBuildCompleting(_ build: AsyncBuild) {
-        lock.withLock { if taskBuild === build { taskCompleting = true } }
+        lock.withLock { buildClaim.taskStored(build) }
     }
 
     override func endTaskBuild(_ build: AsyncBuild) -> Bool {

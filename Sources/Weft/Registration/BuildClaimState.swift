@@ -1,0 +1,72 @@
+/// The claim to build one registration's shared instance (or one scope's copy of it): who builds it now, and
+/// whether what they build may be kept. One per registration, for both kinds of builder, guarded by the
+/// registration's lock; a small state machine:
+///
+/// - **free**: nobody builds. A thread or a task that finds no instance takes the claim.
+/// - **held by a thread** (``holder`` is that thread's resolution): the thread's factory runs, then its callbacks.
+///   Other threads wait on the build condition (``BuildCoordinator``) and tasks suspend on it, never blocking
+///   their thread (``BuildCoordinator/suspendWhileBuilt(_:)``).
+/// - **held by a task** (``holder`` is ``ResolutionState/asyncBuilder``, ``taskBuild`` the build it runs): the
+///   async factory runs, then, once the instance is stored, its callbacks (``taskCompleting``). Other tasks suspend
+///   on ``taskBuild`` with a continuation; threads never wait for it (they cannot call an async factory): they
+///   take the instance once it is stored and complete, or fail.
+///
+/// In either held state, a discard of the instance, or of what it is made with, marks the build ``stale``: its
+/// instance goes to the resolve that made it, but is neither kept nor handed to the waiters, who build anew.
+/// Ending the claim makes it free again.
+struct BuildClaimState {
+    /// The resolution holding the claim and the graph it builds in; nil while free.
+    private(set) var holder: (state: ResolutionState, graph: GraphIdentifier)?
+    /// The build tasks wait for while a task holds the claim.
+    private(set) var taskBuild: AsyncBuild?
+    /// Whether the task holding the claim has stored its instance and runs its `initCompleted` callbacks.
+    private(set) var taskCompleting = false
+    /// Whether the instance being built was made with something discarded meanwhile.
+    private(set) var stale = false
+
+    /// Whether anyone holds the claim.
+    var isHeld: Bool { holder != nil }
+
+    /// Whether `state` may take the stored instance without asking further: nobody builds, or `state` does.
+    @inline(__always)
+    func admits(_ state: ResolutionState) -> Bool {
+        guard let holder else { return true }
+        return holder.state === state
+    }
+
+    /// Whether a task holds the claim.
+    var isHeldByTask: Bool { holder?.state === ResolutionState.asyncBuilder }
+
+    /// Whether the holder builds in `graph`.
+    func builds(in graph: GraphIdentifier) -> Bool { holder?.graph == graph }
+
+    /// Takes the free claim for the thread whose resolution is `state`, building in `graph`.
+    mutating func take(by state: ResolutionState, graph: GraphIdentifier) {
+        holder = (state, graph)
+    }
+
+    /// Takes the claim for a task running `build` in `graph`. A thread's claim found here is one about to fail
+    /// (the factory is async, which the synchronous engine cannot call): the task takes it over, and the thread's
+    /// release, which checks who holds the claim, leaves it alone.
+    mutating func take(by build: AsyncBuild, graph: GraphIdentifier) {
+        self = BuildClaimState()
+        holder = (ResolutionState.asyncBuilder, graph)
+        taskBuild = build
+    }
+
+    /// Notes that the task running `build` has stored its instance and runs its callbacks.
+    mutating func taskStored(_ build: AsyncBuild) {
+        if taskBuild === build { taskCompleting = true }
+    }
+
+    /// Marks the build in progress, if any, as made with something discarded.
+    mutating func markStale() {
+        if holder != nil { stale = true }
+    }
+
+    /// Makes the claim free; returns whether the build that held it may keep its instance (it was not stale).
+    mutating func end() -> Bool {
+        defer { self = BuildClaimState() }
+        return !stale
+    }
+}
