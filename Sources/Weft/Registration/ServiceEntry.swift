@@ -44,13 +44,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
-    /// Registrations whose kept instances were made with an instance of this one (see
-    /// ``_ServiceEntryBase/discardInstanceAndDependents(includingOwn:)``).
-    @exclusivity(unchecked) private var dependents: [WeakReference<_ServiceEntryBase>] = []
-    /// The ``_ServiceEntryBase/serial`` of the last dependent added since `dependents` was last taken: the same
-    /// dependent is recorded again by every instance it makes (a scope's, each request), and comparing a number
-    /// spares loading each weak reference (through its side table) to find it already there.
-    @exclusivity(unchecked) private var lastDependent: UInt64 = 0
+    /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
+    @exclusivity(unchecked) private var dependents = DependentList()
     /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
     /// type. A scope's copy uses its original's (see ``teardownKind(of:)``).
@@ -295,11 +290,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
         lock.withLock {
             guard !retired else { return false }
-            guard dependent.serial != lastDependent else { return true }
-            lastDependent = dependent.serial
-            guard !dependents.contains(where: { $0.object === dependent }) else { return true }
-            dependents.removeAll { $0.object == nil }
-            dependents.append(WeakReference(dependent))
+            dependents.add(dependent)
             return true
         }
     }
@@ -325,11 +316,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {
-        lock.withLock {
-            guard !dependents.isEmpty else { return [] }
-            defer { (dependents, lastDependent) = ([], 0) }
-            return dependents.compactMap(\.object)
-        }
+        lock.withLock { dependents.take() }
     }
 
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
