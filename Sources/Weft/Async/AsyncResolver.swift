@@ -45,7 +45,7 @@ public struct AsyncResolver: Sendable {
         name: String? = nil,
         isolation: isolated (any Actor)?
     ) async throws -> Service {
-        try await make(serviceType, name: name)
+        try await require(serviceType, name: name)
     }
 
     /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or throws a
@@ -71,7 +71,7 @@ public struct AsyncResolver: Sendable {
         _ others: repeat each Other,
         isolation: isolated (any Actor)?
     ) async throws -> Service {
-        try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+        try await require(serviceType, name: name, arguments: first, repeat each others)
     }
 
     /// Returns an instance of `serviceType`, or `nil` when it cannot be made; the reason goes to
@@ -91,9 +91,7 @@ public struct AsyncResolver: Sendable {
         name: String? = nil,
         isolation: isolated (any Actor)?
     ) async -> Service? {
-        await reportingFailure(serviceType) {
-            try await make(serviceType, name: name)
-        }
+        await resolve(serviceType, name: name)
     }
 
     /// Returns an instance of `serviceType` made with the given runtime arguments (at least one), or `nil`.
@@ -116,9 +114,7 @@ public struct AsyncResolver: Sendable {
         _ others: repeat each Other,
         isolation: isolated (any Actor)?
     ) async -> Service? {
-        await reportingFailure(serviceType) {
-            try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
-        }
+        await resolve(serviceType, name: name, arguments: first, repeat each others)
     }
 
     nonisolated(nonsending) private func reportingFailure<Service>(
