@@ -35,10 +35,19 @@ struct BuildClaimState {
     }
 
     /// Whether a task holds the claim.
-    var isHeldByTask: Bool { holder?.state === ResolutionState.asyncBuilder }
+    var isHeldByTask: Bool { taskBuild != nil }
 
     /// Whether the holder builds in `graph`.
     func builds(in graph: GraphIdentifier) -> Bool { holder?.graph == graph }
+
+    /// While a task holds the claim: whether a synchronous resolve in `graph` may take the instance the task has
+    /// stored, if any: its own graph's, or one with no callbacks left to run.
+    func lendsTaskInstance(to graph: GraphIdentifier) -> Bool { builds(in: graph) || !taskCompleting }
+
+    /// While a task holds the claim: what a synchronous resolve that may not take (or does not find) the task's
+    /// instance is told: that it is being completed, or, while the async factory runs, nothing (the synchronous
+    /// engine then finds the factory async).
+    var refusalWhileTaskHolds: BuildClaim { taskCompleting ? .completingAsync : .free }
 
     /// Takes the free claim for the thread whose resolution is `state`, building in `graph`.
     mutating func take(by state: ResolutionState, graph: GraphIdentifier) {

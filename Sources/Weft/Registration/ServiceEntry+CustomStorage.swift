@@ -31,13 +31,13 @@ extension ServiceEntry {
         while true {
             lock.lock()
             if !buildClaim.admits(state) {
-                let (byTask, mine, completing) =
-                    (buildClaim.isHeldByTask, buildClaim.builds(in: graph), buildClaim.taskCompleting)
+                let (byTask, lends, refusal) =
+                    (buildClaim.isHeldByTask, buildClaim.lendsTaskInstance(to: graph), buildClaim.refusalWhileTaskHolds)
                 lock.unlock()
                 guard byTask else { return .busy }
-                // As `taskHoldsClaim(_:graph:transient:)` decides, with the storage read after the lock.
-                if mine || !completing, let stored = gated.instance(inGraph: graph) { return .stored(stored) }
-                return completing ? .completingAsync : .free
+                // As `claim(by:graph:policy:coordinated:)` decides, with the storage read after the lock.
+                if lends, let stored = gated.instance(inGraph: graph) { return .stored(stored) }
+                return refusal
             }
             lock.unlock()
             if let stored = gated.instance(inGraph: graph) { return .stored(stored) }

@@ -38,7 +38,6 @@ extension ServiceEntry {
         let claimed = buildClaim.isHeld
         let typed = typedShared
         typedShared = nil
-        if !claimed { buildClaim = BuildClaimState() }
         copyingScope = nil
         Self.free(typed)
         return !claimed

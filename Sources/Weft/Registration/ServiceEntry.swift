@@ -139,7 +139,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         defer { lock.unlock() }
         if !buildClaim.admits(state) {
             guard buildClaim.isHeldByTask else { return .busy }
-            return taskHoldsClaim(storage, graph: graph, transient: policy == .transient)
+            if policy != .transient, buildClaim.lendsTaskInstance(to: graph),
+                let stored = keptLocked(storage, graph: graph)
+            {
+                return .stored(stored)
+            }
+            return buildClaim.refusalWhileTaskHolds
         }
         if policy != .transient, let stored = keptLocked(storage, graph: graph) { return .stored(stored) }
         guard coordinated, !buildClaim.isHeld else { return .free }
@@ -299,7 +304,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         claimingForTask(key: key, graph: graph)
     }
 
-    override func taskBuildCompleting(_ build: AsyncBuild) {
+    override func taskStored(_ build: AsyncBuild) {
         lock.withLock { buildClaim.taskStored(build) }
     }
 

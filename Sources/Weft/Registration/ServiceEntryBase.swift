@@ -138,7 +138,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim { abstract() }
     /// Notes that the task holding the claim with `build` has stored its instance and runs its `initCompleted`
     /// callbacks: a synchronous resolve from another graph is told the instance is being completed.
-    func taskBuildCompleting(_ build: AsyncBuild) { abstract() }
+    func taskStored(_ build: AsyncBuild) { abstract() }
     /// Gives up the claim the task holds with `build`; returns whether the instance it made was kept (false when
     /// something it was made with was discarded meanwhile: the tasks waiting for it then build anew).
     func endTaskBuild(_ build: AsyncBuild) -> Bool { abstract() }
