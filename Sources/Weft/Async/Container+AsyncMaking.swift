@@ -208,7 +208,7 @@ extension Container {
         // Stored before the callbacks run, so that a cycle they close finds the instance; a shared one is marked
         // incomplete meanwhile, so that no other graph takes it before its callbacks have all run.
         let graph = store ?? (step.build != nil ? context.graph.id : nil)
-        if store != nil, let build = step.build { entry.taskStored(build) }
+        if store != nil, let build = step.build { entry.beginTaskCompletion(build) }
         if let graph, !entry.storeMade(made.value, inGraph: graph) {
             try await scopeEndedWhileMaking(made, key: key, context: context)
         }

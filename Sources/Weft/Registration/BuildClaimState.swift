@@ -19,7 +19,7 @@ struct BuildClaimState {
     private(set) var holder: (state: ResolutionState, graph: GraphIdentifier)?
     /// The build tasks wait for while a task holds the claim.
     private(set) var taskBuild: AsyncBuild?
-    /// Whether the task holding the claim has stored its instance and runs its `initCompleted` callbacks.
+    /// Whether the task holding the claim stores its instance and runs its `initCompleted` callbacks.
     private(set) var taskCompleting = false
     /// Whether the instance being built was made with something discarded meanwhile.
     private(set) var stale = false
@@ -63,8 +63,8 @@ struct BuildClaimState {
         taskBuild = build
     }
 
-    /// Notes that the task running `build` has stored its instance and runs its callbacks.
-    mutating func taskStored(_ build: AsyncBuild) {
+    /// Notes that the task running `build` is about to store its instance and run its callbacks.
+    mutating func beginTaskCompletion(_ build: AsyncBuild) {
         if taskBuild === build { taskCompleting = true }
     }
 

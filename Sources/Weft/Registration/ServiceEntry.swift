@@ -304,8 +304,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         claimingForTask(key: key, graph: graph)
     }
 
-    override func taskStored(_ build: AsyncBuild) {
-        lock.withLock { buildClaim.taskStored(build) }
+    override func beginTaskCompletion(_ build: AsyncBuild) {
+        lock.withLock { buildClaim.beginTaskCompletion(build) }
     }
 
     override func endTaskBuild(_ build: AsyncBuild) -> Bool {

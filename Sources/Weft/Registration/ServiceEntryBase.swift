@@ -136,9 +136,10 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Looks for a usable instance, or claims the right to build one, for a task (see ``TaskClaim``): the same
     /// claim as ``claim(by:graph:policy:coordinated:)``, held by ``ResolutionState/asyncBuilder``.
     func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim { abstract() }
-    /// Notes that the task holding the claim with `build` has stored its instance and runs its `initCompleted`
-    /// callbacks: a synchronous resolve from another graph is told the instance is being completed.
-    func taskStored(_ build: AsyncBuild) { abstract() }
+    /// Notes that the task holding the claim with `build` is about to store its instance and run its
+    /// `initCompleted` callbacks: from now on a synchronous resolve from another graph that finds the instance is
+    /// told it is being completed.
+    func beginTaskCompletion(_ build: AsyncBuild) { abstract() }
     /// Gives up the claim the task holds with `build`; returns whether the instance it made was kept (false when
     /// something it was made with was discarded meanwhile: the tasks waiting for it then build anew).
     func endTaskBuild(_ build: AsyncBuild) -> Bool { abstract() }

@@ -2,9 +2,9 @@
 ///
 /// A custom ``InstanceStorage`` is user code, and its contract says it need not be thread-safe: the container
 /// calls one storage from one thread at a time. The gate does that and nothing else. It is taken with no other
-/// lock of Weft's held, and no other lock of Weft's is held while it is: the registration's lock, the
-/// coordination of builds and the async builds' lock are each taken and let go before or after a storage is
-/// called, never around it. A storage method may therefore use the container, as long as it does not resolve
+/// lock of Weft's held, and no other lock of Weft's is held while the storage runs: the registration's lock (which
+/// a store takes briefly inside the gate, to decide whether its instance is stale), the coordination of builds
+/// and the async builds' lock are each taken and let go before or after a storage is called, never around it. A storage method may therefore use the container, as long as it does not resolve
 /// the registration whose instances it keeps (that would wait for its own gate). Waiters sleep (see
 /// ``InlineLock``), so a storage that blocks makes other threads wait without spinning.
 ///
