@@ -16,6 +16,7 @@
 
 uint64_t weft_registry_version_storage = 1;
 int64_t weft_restored_graphs_storage = 0;
+int64_t weft_registering_scopes_storage = 0;
 static uint64_t weft_container_serials = 0;
 _Thread_local void *weft_thread_state = 0;
 

@@ -36,6 +36,17 @@ import Weft
         #expect(try special.makeScope().require(Session.self).label == "own")
     }
 
+    @Test func aNestedScopeSeesARegistrationAddedToItsOuterScopeAfterItWasMade() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session(label: "parent") }
+        let outer = container.makeScope()
+        let inner = outer.makeScope()
+        #expect(try inner.require(Session.self).label == "parent")
+        outer.register(Session.self) { _ in Session(label: "outer") }
+        #expect(try inner.require(Session.self).label == "outer")
+        #expect(try container.makeScope().require(Session.self).label == "parent")
+    }
+
     @Test func aScopeNestedInAScopeWithRegistrationsKeepsItsOwnInstances() throws {
         let container = Container()
         let made = Counter()

@@ -17,12 +17,32 @@ import WeftAtomics
 public final class Container: @unchecked Sendable {
     /// The container whose registrations this one falls back to.
     let parent: Container?
-    let debugHelper: any DebugHelper
+    /// What failures are reported to; nil for a scope, which reports to its parent's (copying an existential into
+    /// every scope would cost each unit of work a copy and a destruction).
+    private let ownDebugHelper: (any DebugHelper)?
     @usableFromInline let defaultObjectScope: ObjectScope
     /// Whether this is a `synchronize()`d view, which runs each registration's factory on one thread at a time.
     let synchronized: Bool
+    /// For a scope for one unit of work (see ``makeScope()``): the nearest container on its chain of parents that
+    /// is not a scope, whose lookups are the scope's while no scope has registrations of its own (see
+    /// ``lookedThrough``). Unretained: the scope holds its parent, which holds its own. Nil for any other container.
+    let scopeBase: Unmanaged<Container>?
+    /// Whether registrations were ever added to this scope: it is then counted among the scopes whose lookups
+    /// are not simply their base's (see `weft_registering_scopes`) until it is released. Guarded by `lock`.
+    @exclusivity(unchecked) private var countedAsRegisteringScope = false
+
     /// Whether this is a scope for one unit of work (see ``makeScope()``).
-    let isScope: Bool
+    var isScope: Bool { scopeBase != nil }
+
+    /// What failures are reported to: this container's, or the nearest parent's that has one.
+    var debugHelper: any DebugHelper {
+        var container = self
+        while true {
+            if let ownDebugHelper = container.ownDebugHelper { return ownDebugHelper }
+            guard let parent = container.parent else { return LoggingDebugHelper() }
+            container = parent
+        }
+    }
 
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
     let serial = weft_next_container_serial()
@@ -52,16 +72,16 @@ public final class Container: @unchecked Sendable {
 
     init(
         parent: Container? = nil,
-        debugHelper: any DebugHelper,
+        debugHelper: (any DebugHelper)?,
         defaultObjectScope: ObjectScope = .graph,
         synchronized: Bool = false,
         isScope: Bool = false
     ) {
         self.parent = parent
-        self.debugHelper = debugHelper
+        ownDebugHelper = debugHelper
         self.defaultObjectScope = defaultObjectScope
         self.synchronized = synchronized
-        self.isScope = isScope
+        scopeBase = isScope ? parent.map { $0.scopeBase ?? Unmanaged.passUnretained($0) } : nil
     }
 
     /// Makes a container.
@@ -166,6 +186,11 @@ public final class Container: @unchecked Sendable {
     /// belongs to the container it is first added to; a forwarded one keeps its own.
     func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
         lock.lock()
+        if isScope, !countedAsRegisteringScope {
+            // Counted before the registration is visible: a lookup from a scope that sees it walks the chain.
+            countedAsRegisteringScope = true
+            weft_registering_scopes_add(1)
+        }
         let reference = referenceLocked()
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
@@ -300,6 +325,7 @@ public final class Container: @unchecked Sendable {
 
     deinit {
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
+        if countedAsRegisteringScope { weft_registering_scopes_add(-1) }
         if !lifetime.owned.isEmpty, !lifetime.ended {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }

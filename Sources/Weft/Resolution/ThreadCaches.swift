@@ -45,6 +45,24 @@ struct LookupCache {
     @inline(__always)
     func find(_ key: ServiceKey, in container: Container) -> Lookup? {
         guard !key.hasOption else { return container.lookUp(key) }
+        if container.isScope { return findFromScope(key, in: container) }
+        return findHashed(key, in: container)
+    }
+
+    /// A lookup from a scope. A scope whose chain of scopes has no registrations of its own is looked through: the
+    /// nearest container that is not a scope answers, from this cache (which then stays valid from one scope to
+    /// the next, and which the scope's own serial number never fills), and a `.scoped` registration is swapped
+    /// for the scope's copy.
+    @inline(never)
+    private func findFromScope(_ key: ServiceKey, in scope: Container) -> Lookup? {
+        guard let base = scope.lookedThrough else { return findHashed(key, in: scope) }
+        guard let found = base._withUnsafeGuaranteedRef({ findHashed(key, in: $0) }) else { return nil }
+        return scope.scopedLookup(found)
+    }
+
+    /// A lookup in the cache, keyed by `container`'s serial number; asks the registry on a miss.
+    @inline(__always)
+    private func findHashed(_ key: ServiceKey, in container: Container) -> Lookup? {
         let version = weft_registry_version()
         var hash = UInt(truncatingIfNeeded: container.serial) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: ObjectIdentifier(key.serviceType)) &>> 3
@@ -58,10 +76,7 @@ struct LookupCache {
         return findMissed(key, in: container, version: version, slots: (first, second))
     }
 
-    /// A lookup the cache does not hold: asks the registry and keeps the answer. A scope whose chain of scopes
-    /// has no registrations of its own is looked through instead: the nearest container that is not a scope
-    /// answers, from this cache (which then stays valid from one scope to the next, and which the scope's own
-    /// serial number never fills), and a `.scoped` registration is swapped for the scope's copy.
+    /// A lookup the cache does not hold: asks the registry and keeps the answer.
     @inline(never)
     private func findMissed(
         _ key: ServiceKey,
@@ -69,10 +84,6 @@ struct LookupCache {
         version: UInt64,
         slots candidates: (first: Int, second: Int)
     ) -> Lookup? {
-        if container.isScope, let base = container.lookedThrough {
-            guard let found = base._withUnsafeGuaranteedRef({ find(key, in: $0) }) else { return nil }
-            return container.scopedLookup(found)
-        }
         guard let found = container.lookUp(key) else { return nil }
         let slot = slots[candidates.first].version == version ? candidates.second : candidates.first
         slots[slot] = Slot(

@@ -37,7 +37,7 @@ extension Container {
     /// can nest: a `.scoped` service belongs to the innermost scope it is resolved from. Creating a scope
     /// is cheap (one object); its copies of `.scoped` registrations are made when first used.
     public func makeScope() -> Container {
-        Container(parent: self, debugHelper: debugHelper, defaultObjectScope: defaultObjectScope, isScope: true)
+        Container(parent: self, debugHelper: nil, defaultObjectScope: defaultObjectScope, isScope: true)
     }
 
     /// Makes a scope, runs `body` with it, and ends it, also when `body` throws.
@@ -88,8 +88,9 @@ extension Container {
 
     /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
     func finishEnd() {
-        let copies = lock.withLock { lifetime.copies }
-        copies.forEachCopy { $0.discardInstance() }
+        // Read without the lock: a scope's copies are added only while it has not ended (see `scopeCopy`), and it
+        // has, under the lock, in `beginEnd()`; they are given back only when it is released, after this.
+        lifetime.copies.forEachCopy { $0.discardInstance() }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()
@@ -131,6 +132,8 @@ extension Container {
     /// Unretained, like every container on the way: the scope, which the caller holds, keeps them (retaining the
     /// root, which has a side table for its registrations' weak references, is a slow atomic operation).
     var lookedThrough: Unmanaged<Container>? {
+        // While no live scope has registrations, no walk is needed: the base was found when the scope was made.
+        if weft_registering_scopes() == 0 { return scopeBase }
         var base = Unmanaged.passUnretained(self)
         while base._withUnsafeGuaranteedRef(\.isScope) {
             let parent = base._withUnsafeGuaranteedRef { scope in

@@ -35,6 +35,18 @@ static inline void weft_restored_graphs_add(int64_t delta) {
     __atomic_fetch_add(&weft_restored_graphs_storage, delta, __ATOMIC_ACQ_REL);
 }
 
+/// How many live scopes have registrations of their own. While none has, a scope's lookups are its nearest
+/// non-scope ancestor's (see `Container.scopeBase`), with no walk up the chain of scopes.
+extern int64_t weft_registering_scopes_storage;
+
+static inline int64_t weft_registering_scopes(void) {
+    return __atomic_load_n(&weft_registering_scopes_storage, __ATOMIC_ACQUIRE);
+}
+
+static inline void weft_registering_scopes_add(int64_t delta) {
+    __atomic_fetch_add(&weft_registering_scopes_storage, delta, __ATOMIC_ACQ_REL);
+}
+
 /// Adds `delta` to a counter of waiters (see `Condition.swift`), as a full barrier.
 static inline void weft_waiters_add(int64_t *counter, int64_t delta) {
     __atomic_fetch_add(counter, delta, __ATOMIC_SEQ_CST);
