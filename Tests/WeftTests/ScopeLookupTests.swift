@@ -47,6 +47,27 @@ import Weft
         #expect(try container.makeScope().require(Session.self).label == "parent")
     }
 
+    @Test func scopesThatRegisterWhileOtherScopesResolveOnOtherThreadsEachSeeTheirOwn() {
+        let container = Container()
+        container.register(Session.self) { _ in Session(label: "parent") }
+        let mismatches = Counter()
+        runOnThreads(4) { thread in
+            for round in 0..<lighterUnderSanitizer(500) {
+                let outer = container.makeScope()
+                let inner = outer.makeScope()
+                let plain = container.makeScope()
+                if (try? inner.require(Session.self).label) != "parent" { mismatches.increment() }
+                if thread.isMultiple(of: 2) {
+                    let label = "outer-\(thread)-\(round)"
+                    outer.register(Session.self) { _ in Session(label: label) }
+                    if (try? inner.require(Session.self).label) != label { mismatches.increment() }
+                }
+                if (try? plain.require(Session.self).label) != "parent" { mismatches.increment() }
+            }
+        }
+        #expect(mismatches.value == 0)
+    }
+
     @Test func aScopeNestedInAScopeWithRegistrationsKeepsItsOwnInstances() throws {
         let container = Container()
         let made = Counter()
