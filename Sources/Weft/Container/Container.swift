@@ -25,9 +25,9 @@ public final class Container: @unchecked Sendable {
     let isScope: Bool
 
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
-    let serial = weft_next_container_serial()
+    @usableFromInline let serial = weft_next_container_serial()
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
-    let noArgumentsType: Any.Type = noArguments
+    @usableFromInline let noArgumentsType: Any.Type = noArguments
 
     /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
     /// code runs.
@@ -216,7 +216,7 @@ public final class Container: @unchecked Sendable {
     }
 
     /// The registration for `key` with its configuration; what the per-thread ``LookupCache`` keeps.
-    func lookUp(_ key: ServiceKey) -> Lookup? {
+    @usableFromInline func lookUp(_ key: ServiceKey) -> Lookup? {
         guard let entry = entry(for: key) else { return nil }
         let (policy, hasCallbacks, isPlain) = entry.configuration
         return Lookup(

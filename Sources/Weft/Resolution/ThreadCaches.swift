@@ -1,14 +1,14 @@
 import WeftAtomics
 
 /// What a registry lookup found, with the registration's configuration as it was at lookup time.
-struct Lookup {
+@usableFromInline struct Lookup {
     /// Not retained: registrations outlive every resolve through their container (see ``Container``).
-    let entry: EntryReference
-    let policy: SharingPolicy
-    let hasCallbacks: Bool
+    @usableFromInline let entry: EntryReference
+    @usableFromInline let policy: SharingPolicy
+    @usableFromInline let hasCallbacks: Bool
     /// Whether the registration was made for exactly the type asked for, with a factory that takes only
     /// the resolver: it can then be called and its instances read back without a dynamic cast.
-    let exact: Bool
+    @usableFromInline let exact: Bool
 }
 
 /// A per-thread cache of registry lookups, so that a resolve takes no lock and hashes no string.
@@ -17,18 +17,20 @@ struct Lookup {
 /// The version (one process-wide counter, see `WeftAtomics.h`) changes whenever a registration is added,
 /// replaced or removed, or changes its scope or callbacks, so a cached lookup is always what the registry
 /// would answer. Containers are told apart by serial number, never by address.
-struct LookupCache {
-    private struct Slot {
-        var version: UInt64 = 0
-        var container: UInt64 = 0
-        var serviceType = ObjectIdentifier(Slot.self)
-        var argumentsType = ObjectIdentifier(Slot.self)
-        var name: String?
-        var found: Lookup?
+@usableFromInline struct LookupCache {
+    @usableFromInline struct Slot {
+        @usableFromInline var version: UInt64 = 0
+        @usableFromInline var container: UInt64 = 0
+        @usableFromInline var serviceType = ObjectIdentifier(Slot.self)
+        @usableFromInline var argumentsType = ObjectIdentifier(Slot.self)
+        @usableFromInline var name: String?
+        @usableFromInline var found: Lookup?
     }
 
-    private static let capacity = 256
-    private let slots: UnsafeMutablePointer<Slot>
+    /// A computed constant rather than a stored one: code inlined into other modules does not see a stored
+    /// property's value, and would read it through its lazy initialiser.
+    @inlinable static var capacity: Int { 256 }
+    @usableFromInline let slots: UnsafeMutablePointer<Slot>
 
     init() {
         slots = .allocate(capacity: Self.capacity)
@@ -42,7 +44,7 @@ struct LookupCache {
     }
 
     /// The registration for `key` as seen from `container` (and its parents), or nil when there is none.
-    @inline(__always)
+    @inlinable @inline(__always)
     func find(_ key: ServiceKey, in container: Container) -> Lookup? {
         guard !key.hasOption else { return container.lookUp(key) }
         let version = weft_registry_version()
@@ -62,8 +64,8 @@ struct LookupCache {
     /// has no registrations of its own is looked through instead: the nearest container that is not a scope
     /// answers, from this cache (which then stays valid from one scope to the next, and which the scope's own
     /// serial number never fills), and a `.scoped` registration is swapped for the scope's copy.
-    @inline(never)
-    private func findMissed(
+    @usableFromInline @inline(never)
+    func findMissed(
         _ key: ServiceKey,
         in container: Container,
         version: UInt64,
@@ -86,8 +88,8 @@ struct LookupCache {
         return found
     }
 
-    @inline(__always)
-    private func match(_ index: Int, _ key: ServiceKey, _ container: Container, _ version: UInt64) -> Lookup? {
+    @inlinable @inline(__always)
+    func match(_ index: Int, _ key: ServiceKey, _ container: Container, _ version: UInt64) -> Lookup? {
         let slot = slots + index
         guard slot.pointee.version == version, slot.pointee.container == container.serial,
             slot.pointee.serviceType == ObjectIdentifier(key.serviceType),
