@@ -49,6 +49,24 @@ import Weft
         #expect(try container.require(Named.self, name: decomposed).name == "accented")
     }
 
+    @Test func aSingletonIsReadBackUnderEquivalentNamesOnceEachIsCachedForTheThread() throws {
+        let container = Container()
+        container.register(Named.self, name: "caf\u{E9}") { _ in Named("accented") }.inObjectScope(.container)
+        container.register(Named.self, name: "K") { _ in Named("ascii") }.inObjectScope(.container)
+
+        // Each name resolved twice: the second resolve of each reads the thread's lookup cache, which must find
+        // the registration for an equal name however its bytes are written.
+        let accented = try container.require(Named.self, name: "caf\u{E9}")
+        for name in ["cafe\u{301}", "caf\u{E9}", "cafe\u{301}"] {
+            #expect(try container.require(Named.self, name: name) === accented)
+            #expect(container.resolve(Named.self, name: name) === accented)
+        }
+        let ascii = try container.require(Named.self, name: "K")
+        for name in ["\u{212A}", "K", "\u{212A}"] {
+            #expect(try container.require(Named.self, name: name) === ascii)
+        }
+    }
+
     @Test func aNameIsFoundByACanonicallyEquivalentNameInPlainASCII() throws {
         let container = Container()
         container.register(Named.self, name: "K") { _ in Named("ascii") }

@@ -18,15 +18,21 @@ extension Container: Resolver {
     /// ```swift
     /// let owner = container.resolve(PersonType.self)
     /// ```
+    @inlinable
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
         resolve(serviceType, name: nil)
     }
 
     /// Returns an instance of `serviceType` registered under `name`, or `nil` if it cannot be made.
+    @inlinable
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
+        // Inlinable so that a caller that names `Service` reads a built `.container` instance specialised for it
+        // (see `makeSpecialised(_:name:)`). Where `Service` is not known (through `Resolver`, or in generic
+        // code), the copy compiled in this module runs instead, with the whole hot path inlined into it.
+        guard _isConcrete(Service.self) else { return resolveUnspecialised(serviceType, name: name) }
         // Not through `reportingFailure`: one closure and one call less on the hot path.
         do {
-            return try makeWithoutArguments(serviceType, name: name)
+            return try makeSpecialised(serviceType, name: name)
         } catch {
             report(error, resolving: serviceType)
             return nil
@@ -65,7 +71,28 @@ extension Container: Resolver {
 
     /// Returns an instance of `serviceType` registered under `name` (no arguments), or throws: the path of
     /// ``resolve(_:name:)``, reporting failure by throwing. Call ``Resolver/require(_:name:)``.
+    @inlinable
     public func _require<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        // As in `resolve(_:name:)`: specialised where `Service` is known, this module's copy otherwise.
+        guard _isConcrete(Service.self) else { return try requireUnspecialised(serviceType, name: name) }
+        return try makeSpecialised(serviceType, name: name)
+    }
+
+    /// ``resolve(_:name:)`` for a `Service` unknown where it is called: compiled here, once for every type, with
+    /// the engine's steps inlined into it.
+    @usableFromInline
+    func resolveUnspecialised<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
+        do {
+            return try makeWithoutArguments(serviceType, name: name)
+        } catch {
+            report(error, resolving: serviceType)
+            return nil
+        }
+    }
+
+    /// ``_require(_:name:)`` for a `Service` unknown where it is called (see ``resolveUnspecialised(_:name:)``).
+    @usableFromInline
+    func requireUnspecialised<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         try makeWithoutArguments(serviceType, name: name)
     }
 
@@ -107,6 +134,7 @@ extension Container: Resolver {
     }
 
     /// Tells the debug helper and the logging hook why resolving `serviceType` failed.
+    @usableFromInline
     func report<Service>(_ error: any Error, resolving serviceType: Service.Type) {
         guard let error = error as? ResolutionError else {
             Container.log(.resolutionFailed(error, resolving: serviceType))

@@ -26,13 +26,13 @@ public final class Container: @unchecked Sendable {
     /// For a scope for one unit of work (see ``makeScope()``): the nearest container on its chain of parents that
     /// is not a scope, whose lookups are the scope's while no scope has registrations of its own (see
     /// ``lookedThrough``). Unretained: the scope holds its parent, which holds its own. Nil for any other container.
-    let scopeBase: Unmanaged<Container>?
+    @usableFromInline let scopeBase: Unmanaged<Container>?
     /// Whether registrations were ever added to this scope: it is then counted among the scopes whose lookups
     /// are not simply their base's (see `weft_registering_scopes`) until it is released. Guarded by `lock`.
     @exclusivity(unchecked) private var countedAsRegisteringScope = false
 
     /// Whether this is a scope for one unit of work (see ``makeScope()``).
-    var isScope: Bool { scopeBase != nil }
+    @inlinable var isScope: Bool { scopeBase != nil }
 
     /// What failures are reported to: this container's, or the nearest parent's that has one.
     var debugHelper: any DebugHelper {
@@ -45,9 +45,9 @@ public final class Container: @unchecked Sendable {
     }
 
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
-    let serial = weft_next_container_serial()
+    @usableFromInline let serial = weft_next_container_serial()
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
-    let noArgumentsType: Any.Type = noArguments
+    @usableFromInline let noArgumentsType: Any.Type = noArguments
 
     /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
     /// code runs.
@@ -241,7 +241,7 @@ public final class Container: @unchecked Sendable {
     }
 
     /// The registration for `key` with its configuration; what the per-thread ``LookupCache`` keeps.
-    func lookUp(_ key: ServiceKey) -> Lookup? {
+    @usableFromInline func lookUp(_ key: ServiceKey) -> Lookup? {
         guard let entry = entry(for: key) else { return nil }
         let (policy, hasCallbacks, isPlain) = entry.configuration
         return Lookup(

@@ -14,7 +14,7 @@
 /// (``Findings/resolving(_:from:)``).
 ///
 /// Only the thread that installed a recorder calls it: the state it is installed in belongs to that thread.
-final class GraphRecorder {
+@usableFromInline final class GraphRecorder {
     /// What an edge points at: a registration of the copy, or a key nothing is registered under.
     enum Target: Hashable {
         case node(Int)

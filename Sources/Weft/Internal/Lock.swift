@@ -14,16 +14,16 @@
 /// A non-recursive mutual-exclusion lock in an object of its own: `os_unfair_lock` on Apple platforms, an
 /// ``InlineLock`` elsewhere. A waiter sleeps in the kernel rather than spinning. Never held while user code
 /// runs.
-struct Lock: @unchecked Sendable {
+@usableFromInline struct Lock: @unchecked Sendable {
     #if canImport(Darwin)
-        private final class Storage: ManagedBuffer<Void, os_unfair_lock> {}
+        @usableFromInline final class Storage: ManagedBuffer<Void, os_unfair_lock> {}
     #else
-        private final class Storage {
-            let word = InlineLock()
+        @usableFromInline final class Storage {
+            @usableFromInline let word = InlineLock()
         }
     #endif
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     init() {
         #if canImport(Darwin)
@@ -35,7 +35,7 @@ struct Lock: @unchecked Sendable {
         #endif
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func lock() {
         #if canImport(Darwin)
             storage.withUnsafeMutablePointerToElements { os_unfair_lock_lock($0) }
@@ -44,7 +44,7 @@ struct Lock: @unchecked Sendable {
         #endif
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func unlock() {
         #if canImport(Darwin)
             storage.withUnsafeMutablePointerToElements { os_unfair_lock_unlock($0) }
@@ -65,15 +65,15 @@ struct Lock: @unchecked Sendable {
 /// `Synchronization.Atomic`: taking a free lock is one compare-and-swap, releasing it one exchange; a thread
 /// that finds it taken spins a few reads, then sleeps in the kernel until the holder wakes it. Apple platforms
 /// keep ``Lock`` inside, since `Atomic` needs macOS 15 / iOS 18 there. Never held while user code runs.
-struct InlineLock: ~Copyable, @unchecked Sendable {
+@usableFromInline struct InlineLock: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
-        private let base = Lock()
+        @usableFromInline let base = Lock()
     #else
         /// 0: free; 1: held; 2: held, and a thread may be asleep waiting for it.
-        private let word = Atomic<UInt32>(0)
+        @usableFromInline let word = Atomic<UInt32>(0)
     #endif
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func lock() {
         #if canImport(Darwin)
             base.lock()
@@ -84,7 +84,7 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
         #endif
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func unlock() {
         #if canImport(Darwin)
             base.unlock()
@@ -104,8 +104,8 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
         /// Spins a few plain reads (a holder usually lets go within them), then marks the lock as having a
         /// sleeper and sleeps until the word changes; whoever takes it after sleeping keeps the mark, so that
         /// its own release wakes the next sleeper.
-        @inline(never)
-        private func lockContended() {
+        @usableFromInline @inline(never)
+        func lockContended() {
             for _ in 0..<64 {
                 if word.load(ordering: .relaxed) == 0,
                     word.compareExchange(
@@ -120,8 +120,8 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
             }
         }
 
-        @inline(never)
-        private func wakeOne() {
+        @usableFromInline @inline(never)
+        func wakeOne() {
             weft_futex_wake_one(address)
         }
 

@@ -14,9 +14,9 @@
 /// In either held state, a discard of the instance, or of what it is made with, marks the build ``stale``: its
 /// instance goes to the resolve that made it, but is neither kept nor handed to the waiters, who build anew.
 /// Ending the claim makes it free again.
-struct BuildClaimState {
+@usableFromInline struct BuildClaimState {
     /// The resolution holding the claim and the graph it builds in; nil while free.
-    private(set) var holder: (state: ResolutionState, graph: GraphIdentifier)?
+    @usableFromInline private(set) var holder: (state: ResolutionState, graph: GraphIdentifier)?
     /// The build tasks wait for while a task holds the claim.
     private(set) var taskBuild: AsyncBuild?
     /// Whether the task holding the claim stores its instance and runs its `initCompleted` callbacks.
@@ -28,7 +28,7 @@ struct BuildClaimState {
     var isHeld: Bool { holder != nil }
 
     /// Whether `state` may take the stored instance without asking further: nobody builds, or `state` does.
-    @inline(__always)
+    @inlinable @inline(__always)
     func admits(_ state: ResolutionState) -> Bool {
         guard let holder else { return true }
         return holder.state === state

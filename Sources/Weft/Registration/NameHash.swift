@@ -8,9 +8,9 @@
 /// decomposition is a single ASCII character: U+037E GREEK QUESTION MARK (";"), U+1FEF GREEK VARIA ("`")
 /// and U+212A KELVIN SIGN ("K"). Such a name is hashed as that ASCII text. Every other name goes through
 /// Swift's own hash; its canonical form has a character outside ASCII, so no ASCII name equals it.
-enum NameHash {
-    /// The hash of `name`.
-    @inline(__always)
+@usableFromInline enum NameHash {
+    /// The hash of `name`. Not inlinable: code inlined into another module calls it.
+    @usableFromInline @inline(__always)
     static func of(_ name: String) -> UInt64 {
         let fast = name.utf8.withContiguousStorageIfAvailable { bytes in
             asciiHash(UnsafeRawBufferPointer(bytes))

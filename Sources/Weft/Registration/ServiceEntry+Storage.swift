@@ -3,7 +3,7 @@
 extension ServiceEntry {
     /// The stored `.container` instance if there is one that `state` may use (after calling `found`);
     /// otherwise what `orElse` returns.
-    @inline(__always)
+    @inlinable @inline(__always)
     func completeSharedInstance(
         for state: ResolutionState,
         found: () throws -> Void,
@@ -95,7 +95,7 @@ extension ServiceEntry {
     /// The instance is taken out in the same hold of the lock that brings the count up to date: another thread of
     /// the scope that finds the count current must not find the stale instance still there. A copy keeps its
     /// instance in its typed slot alone (see `lockWithStorage()`).
-    func dropIfOriginalDiscarded() {
+    @usableFromInline func dropIfOriginalDiscarded() {
         guard let originalReference else { return }
         let current = originalReference._withUnsafeGuaranteedRef { $0.discardCount() }
         lock.lock()

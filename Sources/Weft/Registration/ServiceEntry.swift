@@ -19,7 +19,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.
-    let lock = InlineLock()
+    @usableFromInline let lock = InlineLock()
     @exclusivity(unchecked) var scope: any ObjectScopeProtocol
     /// A built-in scope's storage, Weft's own code, called under the lock; nil until first needed.
     @exclusivity(unchecked) var madeStorage: (any InstanceStorage)?
@@ -38,10 +38,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @exclusivity(unchecked) var hasCallbacks = false
     /// Who builds the shared instance now, a thread or a task, until the instance is complete (see
     /// ``BuildClaimState``).
-    @exclusivity(unchecked) var buildClaim = BuildClaimState()
+    @usableFromInline @exclusivity(unchecked) var buildClaim = BuildClaimState()
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
-    @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
+    @usableFromInline @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).

@@ -72,7 +72,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// ``scopeOriginal``, to use without retaining it (the copy keeps it): the original is referred to weakly by
     /// the registrations it depends on, and retaining an object with weak references goes through its side
     /// table.
-    @exclusivity(unchecked) private(set) var originalReference: EntryReference?
+    @usableFromInline @exclusivity(unchecked) private(set) var originalReference: EntryReference?
     /// For a scope's copy: the scope, which keeps its copies. Unowned rather than weak (which would give the scope
     /// a side table to make and free): a copy is used only by resolves through its scope, which hold the scope.
     @exclusivity(unchecked) unowned(safe) var copyingScope: Container?
@@ -193,7 +193,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
 extension _ServiceEntryBase: ServiceEntryProtocol {}
 
 /// A registration as the engine keeps it on its hot path: not retained (see ``_ServiceEntryBase``).
-typealias EntryReference = Unmanaged<_ServiceEntryBase>
+@usableFromInline typealias EntryReference = Unmanaged<_ServiceEntryBase>
 
 extension Unmanaged where Instance == _ServiceEntryBase {
     /// The registration, retained for as long as the caller uses it (off the hot path).

@@ -11,21 +11,21 @@ public protocol ServiceKeyOption: CustomStringConvertible, Sendable {
 /// tuple `(Resolver, Arg1, ...)`), the name and an optional extension option.
 ///
 /// Types are compared by `ObjectIdentifier`, never by their names.
-struct ServiceKey: Sendable {
-    let serviceType: Any.Type
-    let argumentsType: Any.Type
-    let name: String?
+@usableFromInline struct ServiceKey: Sendable {
+    @usableFromInline let serviceType: Any.Type
+    @usableFromInline let argumentsType: Any.Type
+    @usableFromInline let name: String?
     /// The option in a box: a key is copied on every resolve, and a bare optional existential is five words
     /// whose every copy and test goes through value witnesses.
-    private let optionBox: OptionBox?
+    @usableFromInline let optionBox: OptionBox?
 
     /// The extension option, if any.
     var option: (any ServiceKeyOption)? { optionBox?.option }
 
     /// Whether the key has an extension option.
-    var hasOption: Bool { optionBox != nil }
+    @inlinable var hasOption: Bool { optionBox != nil }
 
-    init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil) {
+    @inlinable init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.name = name
@@ -40,7 +40,7 @@ struct ServiceKey: Sendable {
     }
 }
 
-private final class OptionBox: Sendable {
+@usableFromInline final class OptionBox: Sendable {
     let option: any ServiceKeyOption
 
     init(_ option: any ServiceKeyOption) {
@@ -49,14 +49,14 @@ private final class OptionBox: Sendable {
 }
 
 extension ServiceKey: Hashable {
-    func hash(into hasher: inout Hasher) {
+    @usableFromInline func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
         hasher.combine(ObjectIdentifier(argumentsType))
         hasher.combine(name)
         option?.hash(into: &hasher)
     }
 
-    static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+    @usableFromInline static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         guard lhs.serviceType == rhs.serviceType, lhs.argumentsType == rhs.argumentsType, lhs.name == rhs.name
         else { return false }
         guard lhs.hasOption || rhs.hasOption else { return true }

@@ -83,8 +83,18 @@ extension Container {
 
     /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
     /// and for a verification's recorder, when one is installed. Called once per resolve of a registration.
-    @inline(__always)
+    @inlinable @inline(__always)
     func noteUse(of entry: EntryReference, state: ResolutionState) throws {
+        let fields = state.fields
+        if fields.pointee.graphRecorder != nil || !fields.pointee.sharedBuilds.isEmpty {
+            try noteRecordedUse(of: entry, state: state)
+        }
+    }
+
+    /// ``noteUse(of:state:)`` when there is something to note, out of line: the check above is inlined into
+    /// every resolve, this is not.
+    @usableFromInline @inline(never)
+    func noteRecordedUse(of entry: EntryReference, state: ResolutionState) throws {
         let fields = state.fields
         // The recorder first: a verification records the edge even when the use is refused below.
         if let recorder = fields.pointee.graphRecorder { recorder.resolving(entry, state: state) }

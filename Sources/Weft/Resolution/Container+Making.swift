@@ -52,9 +52,34 @@ extension Container {
         return try makeWithoutArguments(found, key: key, state: state)
     }
 
+    /// Makes `serviceType` for a factory without runtime arguments, as ``makeWithoutArguments(_:name:)`` does, in
+    /// code inlined into the caller's module: there `Service` is known, and a built `.container` instance is read
+    /// specialised for it (unspecialised, copying it out of its typed slot goes through the type's value
+    /// witnesses). Everything else (a miss, a build, a graph, an error) is called out of line, in this module.
+    @inlinable @inline(__always)
+    func makeSpecialised<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+        try ResolutionState.withCurrent { state in
+            let entered = state.enterEngine()
+            defer { state.leaveEngine(entered) }
+            let key = ServiceKey(serviceType: Service.self, argumentsType: noArgumentsType, name: name)
+            guard let found = state.lookups.find(key, in: self) else {
+                return try make(Service.self, name: name, option: nil)
+            }
+            guard found.exact, found.policy == .shared else { return try makeOutOfLine(found, key: key, state: state) }
+            // As in `make(_:key:state:)`.
+            return try found.entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
+                    for: state,
+                    found: { try noteUse(of: found.entry, state: state) },
+                    orElse: { try makeOutOfLine(found, key: key, state: state) }
+                )
+            }
+        }
+    }
+
     /// ``makeWithoutArguments(_:key:state:)`` in a call of its own, so that the path of a built singleton
     /// stays small.
-    @inline(never)
+    @usableFromInline @inline(never)
     func makeOutOfLine<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
         try makeWithoutArguments(found, key: key, state: state)
     }
@@ -92,6 +117,7 @@ extension Container {
     }
 
     /// Makes `serviceType` for the given name and arguments, within the current thread's graph.
+    @usableFromInline
     func make<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String?,

@@ -174,8 +174,8 @@ struct PendingCompletion {
 /// There is one per thread, made on first use and reused, so a resolve allocates nothing for it.
 /// A resolve that a factory starts on the same thread (through any container) joins the graph.
 /// Its fields live behind a pointer, so the hot path pays no exclusivity checks for them.
-final class ResolutionState {
-    struct Fields {
+@usableFromInline final class ResolutionState {
+    @usableFromInline struct Fields {
         var depth = 0
         var graph: GraphIdentifier?
         /// The graph the current top-level resolve made and that nothing outside can name yet: its
@@ -197,13 +197,13 @@ final class ResolutionState {
         var keptContainers: [Container] = []
         /// The shared registrations whose instances are being made (factory or callbacks), innermost last:
         /// what a resolve uses meanwhile is recorded as their dependency, for invalidation.
-        var sharedBuilds: [EntryReference] = []
+        @usableFromInline var sharedBuilds: [EntryReference] = []
         /// A caller's preparation for the instance made at frame index ``preparationFrame`` (see
         /// `Resolver.require(_:name:preparing:)`).
         var preparation: ((Any) throws -> Void)?
         var preparationFrame = -1
         /// Records who resolves what while ``Container/verify(strict:)`` builds in its throwaway copy; nil otherwise.
-        var graphRecorder: GraphRecorder?
+        @usableFromInline var graphRecorder: GraphRecorder?
         var nextGraph: UInt64 = 0
         var graphBlockEnd: UInt64 = 0
         /// The `Lazy` or `Provider` whose factory is asking for its service, with the frame count at the ask:
@@ -213,9 +213,9 @@ final class ResolutionState {
         var stackLimit: UInt = 0
     }
 
-    let fields: UnsafeMutablePointer<Fields>
+    @usableFromInline let fields: UnsafeMutablePointer<Fields>
     /// This thread's cache of registry lookups.
-    let lookups = LookupCache()
+    @usableFromInline let lookups = LookupCache()
     /// What this thread waits for (read by other threads under the coordinator's lock).
     var waitingFor: (any BuildWaitTarget)?
     /// This thread's path while it waits, ending with what it waits for (read by other threads under the
@@ -228,7 +228,7 @@ final class ResolutionState {
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard
     /// This thread's activity record: the epoch it entered the engine at (see ``enterEngine()``).
-    let activity: UnsafeMutablePointer<weft_activity>
+    @usableFromInline let activity: UnsafeMutablePointer<weft_activity>
 
     /// Stands for a task as the builder of a shared instance, from its claim until the instance is complete: see
     /// ``_ServiceEntryBase/claimForTask(key:graph:)``. Only compared by identity, never used to resolve.
@@ -311,13 +311,13 @@ final class ResolutionState {
     }
 
     /// Runs `body` with the state of the calling thread, without retaining it (the thread keeps it).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func withCurrent<R>(_ body: (ResolutionState) throws -> R) rethrows -> R {
         try currentReference._withUnsafeGuaranteedRef(body)
     }
 
-    @inline(__always)
-    private static var currentReference: Unmanaged<ResolutionState> {
+    @inlinable @inline(__always)
+    static var currentReference: Unmanaged<ResolutionState> {
         if let pointer = weft_current_thread_state() {
             return Unmanaged<ResolutionState>.fromOpaque(pointer)
         }
@@ -326,7 +326,7 @@ final class ResolutionState {
 
     /// Makes the calling thread's state: kept in a thread-local variable for reading, and under a pthread key
     /// whose destructor releases it when the thread ends.
-    private static func makeCurrent() -> Unmanaged<ResolutionState> {
+    @usableFromInline static func makeCurrent() -> Unmanaged<ResolutionState> {
         let state = Unmanaged.passRetained(ResolutionState())
         pthread_setspecific(threadKey, state.toOpaque())
         weft_set_current_thread_state(state.toOpaque())

@@ -1,34 +1,38 @@
 import WeftAtomics
 
 /// What a registry lookup found, with the registration's configuration as it was at lookup time.
-struct Lookup {
+@usableFromInline struct Lookup {
     /// Not retained: registrations outlive every resolve through their container (see ``Container``).
-    let entry: EntryReference
-    let policy: SharingPolicy
-    let hasCallbacks: Bool
+    @usableFromInline let entry: EntryReference
+    @usableFromInline let policy: SharingPolicy
+    @usableFromInline let hasCallbacks: Bool
     /// Whether the registration was made for exactly the type asked for, with a factory that takes only
     /// the resolver: it can then be called and its instances read back without a dynamic cast.
-    let exact: Bool
+    @usableFromInline let exact: Bool
 }
 
-/// A per-thread cache of registry lookups, so that a resolve takes no lock and hashes no string.
+/// A per-thread cache of registry lookups, so that a resolve takes no lock. A name is hashed as the registry
+/// hashes it (see ``NameHash``), not with `String`'s own hash: equal names get the same hash either way, and
+/// Weft's costs a small fraction of `String`'s for the usual ASCII name.
 ///
 /// Every slot records the registry version it was filled at; a slot from an older version is never used.
 /// The version (one process-wide counter, see `WeftAtomics.h`) changes whenever a registration is added,
 /// replaced or removed, or changes its scope or callbacks, so a cached lookup is always what the registry
 /// would answer. Containers are told apart by serial number, never by address.
-struct LookupCache {
-    private struct Slot {
-        var version: UInt64 = 0
-        var container: UInt64 = 0
-        var serviceType = ObjectIdentifier(Slot.self)
-        var argumentsType = ObjectIdentifier(Slot.self)
-        var name: String?
-        var found: Lookup?
+@usableFromInline struct LookupCache {
+    @usableFromInline struct Slot {
+        @usableFromInline var version: UInt64 = 0
+        @usableFromInline var container: UInt64 = 0
+        @usableFromInline var serviceType = ObjectIdentifier(Slot.self)
+        @usableFromInline var argumentsType = ObjectIdentifier(Slot.self)
+        @usableFromInline var name: String?
+        @usableFromInline var found: Lookup?
     }
 
-    private static let capacity = 256
-    private let slots: UnsafeMutablePointer<Slot>
+    /// A computed constant rather than a stored one: code inlined into other modules does not see a stored
+    /// property's value, and would read it through its lazy initialiser.
+    @inlinable static var capacity: Int { 256 }
+    @usableFromInline let slots: UnsafeMutablePointer<Slot>
 
     init() {
         slots = .allocate(capacity: Self.capacity)
@@ -42,7 +46,7 @@ struct LookupCache {
     }
 
     /// The registration for `key` as seen from `container` (and its parents), or nil when there is none.
-    @inline(__always)
+    @inlinable @inline(__always)
     func find(_ key: ServiceKey, in container: Container) -> Lookup? {
         guard !key.hasOption else { return container.lookUp(key) }
         if container.isScope { return findFromScope(key, in: container) }
@@ -53,21 +57,21 @@ struct LookupCache {
     /// nearest container that is not a scope answers, from this cache (which then stays valid from one scope to
     /// the next, and which the scope's own serial number never fills), and a `.scoped` registration is swapped
     /// for the scope's copy.
-    @inline(never)
-    private func findFromScope(_ key: ServiceKey, in scope: Container) -> Lookup? {
+    @usableFromInline @inline(never)
+    func findFromScope(_ key: ServiceKey, in scope: Container) -> Lookup? {
         guard let base = scope.lookedThrough else { return findHashed(key, in: scope) }
         guard let found = base._withUnsafeGuaranteedRef({ findHashed(key, in: $0) }) else { return nil }
         return scope.scopedLookup(found)
     }
 
     /// A lookup in the cache, keyed by `container`'s serial number; asks the registry on a miss.
-    @inline(__always)
-    private func findHashed(_ key: ServiceKey, in container: Container) -> Lookup? {
+    @inlinable @inline(__always)
+    func findHashed(_ key: ServiceKey, in container: Container) -> Lookup? {
         let version = weft_registry_version()
         var hash = UInt(truncatingIfNeeded: container.serial) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: ObjectIdentifier(key.serviceType)) &>> 3
         hash = (hash ^ (UInt(bitPattern: ObjectIdentifier(key.argumentsType)) &>> 4)) &* 0xBF58_476D_1CE4_E5B9
-        if let name = key.name { hash ^= UInt(bitPattern: name.hashValue) }
+        if let name = key.name { hash ^= UInt(truncatingIfNeeded: NameHash.of(name)) }
         hash ^= hash &>> 29
         let first = Int(hash & UInt(Self.capacity - 1))
         let second = first ^ 1
@@ -77,8 +81,8 @@ struct LookupCache {
     }
 
     /// A lookup the cache does not hold: asks the registry and keeps the answer.
-    @inline(never)
-    private func findMissed(
+    @usableFromInline @inline(never)
+    func findMissed(
         _ key: ServiceKey,
         in container: Container,
         version: UInt64,
@@ -97,8 +101,8 @@ struct LookupCache {
         return found
     }
 
-    @inline(__always)
-    private func match(_ index: Int, _ key: ServiceKey, _ container: Container, _ version: UInt64) -> Lookup? {
+    @inlinable @inline(__always)
+    func match(_ index: Int, _ key: ServiceKey, _ container: Container, _ version: UInt64) -> Lookup? {
         let slot = slots + index
         guard slot.pointee.version == version, slot.pointee.container == container.serial,
             slot.pointee.serviceType == ObjectIdentifier(key.serviceType),

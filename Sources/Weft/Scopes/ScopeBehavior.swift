@@ -42,7 +42,7 @@ struct ScopeBehavior: Equatable {
 }
 
 /// How a registration's scope shares its instances, which decides how resolutions coordinate.
-enum SharingPolicy {
+@usableFromInline enum SharingPolicy: Sendable {
     /// A new instance every time: nothing to look up or coordinate.
     case transient
     /// One instance per graph (`.graph`): graphs on different threads never share, so they never wait.
