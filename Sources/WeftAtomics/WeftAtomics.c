@@ -20,6 +20,14 @@ int64_t weft_registering_scopes_storage = 0;
 static uint64_t weft_container_serials = 0;
 _Thread_local void *weft_thread_state = 0;
 
+/// The Swift runtime's (exported on every platform Swift runs on, part of its stable ABI on Apple platforms): the
+/// object, retained, or NULL when its deinit has begun.
+extern void *swift_tryRetain(const void *object);
+
+_Bool weft_try_retain(const void *object) {
+    return swift_tryRetain(object) != 0;
+}
+
 uint64_t weft_next_container_serial(void) {
     return weft_next_serial(&weft_container_serials);
 }

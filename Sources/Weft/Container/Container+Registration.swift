@@ -142,7 +142,7 @@ extension ServiceEntry {
     /// ```
     @discardableResult
     public func implements<Type>(_ type: Type.Type, name: String? = nil) -> ServiceEntry<Service> {
-        container?.forward(type, name: name, to: self)
+        (copyingScope ?? owner?.container)?.forward(type, name: name, to: self)
         return self
     }
 

@@ -324,6 +324,8 @@ public final class Container: @unchecked Sendable {
     }
 
     deinit {
+        // First: from here on no registration hands this container an instance to tear down.
+        sharedReference?.containerIsGone()
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if countedAsRegisteringScope { weft_registering_scopes_add(-1) }
         if !lifetime.owned.isEmpty, !lifetime.ended {

@@ -175,7 +175,7 @@ struct VerificationCopy {
 }
 
 /// The debug helper of a verification copy: a failed `resolve` there is not the app's, so it is not logged.
-private struct SilentDebugHelper: DebugHelper {
+private final class SilentDebugHelper: DebugHelper {
     func resolutionFailed<Service>(
         serviceType _: Service.Type,
         key _: ServiceKey,

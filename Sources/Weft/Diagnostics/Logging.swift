@@ -69,8 +69,9 @@ extension Container {
     }
 }
 
-/// Where the container reports failed resolutions; tests replace it with a spy.
-protocol DebugHelper: Sendable {
+/// Where the container reports failed resolutions; tests replace it with a spy. A class, so that a container
+/// keeps it as one reference (a scope keeps none).
+protocol DebugHelper: AnyObject, Sendable {
     /// A registration was missing: what was asked for and every registration visible from the container.
     func resolutionFailed<Service>(
         serviceType: Service.Type,

@@ -101,14 +101,17 @@ extension ServiceEntry {
     func noteOwned(_ instance: Any) -> Bool {
         let kind = teardownKind(of: instance)
         if isScopeCopy {
-            guard let scope = container, scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) else {
+            guard let scope = copyingScope, scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType))
+            else {
                 discardInstance()
                 return false
             }
             return true
         }
         guard kind.needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
-        container?.adoptForTeardown(OwnedInstance(instance: instance, kind: kind, name: TeardownName(serviceType)))
+        let owned = OwnedInstance(instance: instance, kind: kind, name: TeardownName(serviceType))
+        // A container that is gone has nothing to tear down; the instance is released with the registration.
+        owner?.withContainer { $0.adoptForTeardown(owned) }
         return true
     }
 

@@ -14,8 +14,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: ErasedFactory?
     var isPlain: Bool { erasedFactory == nil }
-    /// The container the registration belongs to (see ``_ServiceEntryBase/owner``); nil once it is gone.
-    var container: Container? { copyingScope ?? owner?.container }
 
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.

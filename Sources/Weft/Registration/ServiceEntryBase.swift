@@ -86,7 +86,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     @exclusivity(unchecked) var configurationChanges: UInt32 = 0
     /// For a spare scope's copy: the next spare of the same original (see ``ServiceEntry``'s `spares`).
     @exclusivity(unchecked) var nextSpare: _ServiceEntryBase?
-    /// The container the registration belongs to, weakly: the first container it is added to (see
+    /// The container the registration belongs to, without keeping it alive: the first container it is added to (see
     /// ``Container/add(_:as:key:)``); nil for a scope's copy (see ``copyingScope``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
     @exclusivity(unchecked) var owner: ContainerReference?

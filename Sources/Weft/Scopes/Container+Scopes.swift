@@ -129,8 +129,7 @@ extension Container {
     /// registrations of their own: that container's lookups are this scope's, but for `.scoped` registrations
     /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
     ///
-    /// Unretained, like every container on the way: the scope, which the caller holds, keeps them (retaining the
-    /// root, which has a side table for its registrations' weak references, is a slow atomic operation).
+    /// Unretained, like every container on the way: the scope, which the caller holds, keeps them.
     var lookedThrough: Unmanaged<Container>? {
         // While no live scope has registrations, no walk is needed: the base was found when the scope was made.
         if weft_registering_scopes() == 0 { return scopeBase }

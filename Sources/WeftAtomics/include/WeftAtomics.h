@@ -35,6 +35,11 @@ static inline void weft_restored_graphs_add(int64_t delta) {
     __atomic_fetch_add(&weft_restored_graphs_storage, delta, __ATOMIC_ACQ_REL);
 }
 
+/// Retains a Swift object unless its deinit has begun; returns whether it did. For a reference that does not keep
+/// its object alive and is not `weak` (see `ContainerReference`): a weak reference gives the object a side table,
+/// which makes every retain and release of it slow. In C because the Swift runtime declares it only for C.
+_Bool weft_try_retain(const void *object);
+
 /// How many live scopes have registrations of their own. While none has, a scope's lookups are its nearest
 /// non-scope ancestor's (see `Container.scopeBase`), with no walk up the chain of scopes.
 extern int64_t weft_registering_scopes_storage;
