@@ -49,7 +49,10 @@ extension Container {
                 )
             }
         }
-        return try makeWithoutArguments(found, key: key, state: state)
+        if found.exact, canMakeNested(found, as: Service.self, state: state) {
+            return try makeNested(found, key: key, state: state)
+        }
+        return try makeOutOfLine(found, key: key, state: state)
     }
 
     /// Makes `serviceType` for a factory without runtime arguments, as ``makeWithoutArguments(_:name:)`` does, in
@@ -78,10 +81,13 @@ extension Container {
     }
 
     /// ``makeWithoutArguments(_:key:state:)`` in a call of its own, so that the path of a built singleton
-    /// stays small.
+    /// and of a nested resolve (see ``makeNested(_:key:state:)``) stays small.
     @usableFromInline @inline(never)
     func makeOutOfLine<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
-        try makeWithoutArguments(found, key: key, state: state)
+        if found.exact, canMakeNested(found, as: Service.self, state: state) {
+            return try makeNested(found, key: key, state: state)
+        }
+        return try makeWithoutArguments(found, key: key, state: state)
     }
 
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`, in a graph.

@@ -1,0 +1,138 @@
+/// Making a registration for a factory that is already running on this thread: the commonest resolve of all
+/// (every dependency a factory resolves), and the one that reaches Weft unspecialised, through `any Resolver`.
+///
+/// When nothing but the factory call itself can happen, the general path of `make(_:key:state:as:produce:)` and
+/// `build(_:key:state:claimed:produce:)` does a fixed set of steps, and this path does exactly those steps and
+/// no others:
+///
+/// - The resolve runs inside a factory (``ResolutionState/Fields/factoriesRunning`` is above zero), so the graph
+///   is already begun and the resolve ends it neither when it returns nor when it fails; and no `initCompleted`
+///   callback can be run when this factory returns (they wait for the outermost factory).
+/// - The registration has no `initCompleted` callbacks of its own and the caller prepares nothing (see
+///   `Resolver.require(_:name:preparing:)`), so nothing is queued or run for the instance.
+/// - No verification records. When a shared instance is being made, the use is recorded as its dependency, as
+///   the general path records it.
+/// - The registration is transient, or graph-scoped in a graph nothing outside can name (its instance lives
+///   only in ``ResolutionState/Fields/made``), and the lookup is exact (a `ServiceEntry<Service>` with a plain
+///   factory, called directly).
+///
+/// Everything else (the first resolve of a graph, shared and scoped registrations, callbacks, preparation,
+/// a recording verification, arguments) goes the general way.
+///
+/// The transient factory's result goes straight to the caller's result, without a local in between: the steps
+/// after the factory are `defer`s, which need no copy of what it made. In unspecialised code every move of a
+/// value of unknown type is a call through its value witnesses, and every local one more stack allocation.
+extension Container {
+    /// Whether the registration `found` (an exact lookup) can be made by ``makeNested(_:key:state:)``: see above.
+    @inline(__always)
+    func canMakeNested<Service>(_ found: Lookup, as _: Service.Type, state: ResolutionState) -> Bool {
+        let fields = state.fields
+        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks, fields.pointee.graphRecorder == nil,
+            fields.pointee.preparationFrame != fields.pointee.frames.count,
+            let graph = fields.pointee.graph
+        else { return false }
+        switch found.policy {
+        case .transient:
+            return true
+        case .perGraph:
+            return !synchronized && graph == fields.pointee.privateGraph && MadeRecords.fits(Service.self)
+        default:
+            return false
+        }
+    }
+
+    /// Makes the registration `found` for `key` as `Service` in the graph of the running factory; only when
+    /// ``canMakeNested(_:as:state:)``.
+    @inline(__always)
+    func makeNested<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        if found.policy == .transient { return try makeNestedTransient(found, key: key, state: state) }
+        return try makeNestedInGraph(found, key: key, state: state)
+    }
+
+    /// ``makeNested(_:key:state:)`` for a transient registration. In a call of its own, so that its callers'
+    /// frames hold no local of the general path, and written with no local of `Service` at all.
+    @inline(never)
+    func makeNestedTransient<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        let fields = state.fields
+        let entry = found.entry
+        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        try enterNested(entry, key: key, state: state)
+        // After the catch below, which reads the path with this frame still on it.
+        defer { leaveNested(fields) }
+        do {
+            return try entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
+            }
+        } catch {
+            try throwFactoryFailed(error, key: key, path: state.path)
+        }
+    }
+
+    /// ``makeNested(_:key:state:)`` for a graph-scoped registration: the instance this graph made already, or a
+    /// new one, recorded for the rest of the graph.
+    @inline(never)
+    func makeNestedInGraph<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        let fields = state.fields
+        let entry = found.entry
+        let graph = fields.pointee.graph.unsafelyUnwrapped
+        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        if let index = madeIndex(of: entry, in: graph, state: state) {
+            keepIfOther(fields)
+            return try madeInstance(at: index, key: key, state: state)
+        }
+        try enterNested(entry, key: key, state: state)
+        let instance: Service
+        do {
+            instance = try entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
+            }
+        } catch {
+            let path = state.path
+            leaveNested(fields)
+            try throwFactoryFailed(error, key: key, path: path)
+        }
+        leaveNested(fields)
+        fields.pointee.made.push(instance, entry: entry, graph: graph, inStorage: false, policy: .perGraph)
+        return instance
+    }
+
+    /// What `begin(_:graph:)` and `build(_:key:state:claimed:produce:)` do before a factory inside a graph, in the
+    /// same order: this container is kept for the graph, the new instance is checked (stack depth, cycle), and
+    /// its frame goes on the path.
+    @inline(__always)
+    func enterNested(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
+        let fields = state.fields
+        keepIfOther(fields)
+        if StackGuard.currentAddress() < fields.pointee.stackLimit { try throwTooDeep(key, state: state) }
+        try checkCycle(entry, key: key, state: state)
+        // Raised only now: a failed check leaves nothing to undo (the depth is what `finish` reads, and no
+        // resolve can run in between).
+        fields.pointee.depth &+= 1
+        fields.pointee.frames.push(entry, key: key, inFactory: true)
+        fields.pointee.factoriesRunning &+= 1
+    }
+
+    /// Undoes ``enterNested(_:key:state:)`` once the factory returned or failed: what `build` and `finish` do
+    /// then when nothing follows the factory.
+    @inline(__always)
+    func leaveNested(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+        fields.pointee.factoriesRunning &-= 1
+        fields.pointee.frames.pop()
+        fields.pointee.depth &-= 1
+    }
+
+    /// The part of `begin(_:graph:)` for a resolve inside a graph through another container than the top-level
+    /// one: that container is kept alive until the top-level resolve ends (see
+    /// ``ResolutionState/Fields/keptContainers``).
+    @inline(__always)
+    func keepIfOther(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+        if fields.pointee.topContainer != ObjectIdentifier(self) { keepForGraph(fields) }
+    }
+
+    @inline(never)
+    func keepForGraph(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+        if !fields.pointee.keptContainers.contains(where: { $0 === self }) {
+            fields.pointee.keptContainers.append(self)
+        }
+    }
+}
