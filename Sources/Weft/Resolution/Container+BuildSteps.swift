@@ -14,6 +14,14 @@ extension Container {
         throw outsideScope(key, path: state.path + [key.pathComponent])
     }
 
+    /// The path for ``throwFactoryFailed(_:key:path:)``, read while the failed factory's frame is still on it: only
+    /// when the error will be wrapped. A ``ResolutionError`` goes up unchanged, and reading the path at every level
+    /// it passes would make a failure deep in a long chain cost the square of its depth.
+    @inline(never)
+    func pathForFailure(of error: any Error, state: ResolutionState) -> [String] {
+        error is ResolutionError ? [] : state.path
+    }
+
     /// Rethrows a factory's ``ResolutionError`` as it is, and wraps any other error as `.factoryFailed`.
     @inline(never)
     func throwFactoryFailed(_ error: any Error, key: ServiceKey, path: [String]) throws -> Never {

@@ -207,7 +207,7 @@ extension Container {
                 instance = try produce()
             }
         } catch {
-            let path = state.path
+            let path = pathForFailure(of: error, state: state)
             fields.pointee.factoriesRunning -= 1
             fields.pointee.frames.pop()
             if policy == .shared { fields.pointee.sharedBuilds.removeLast() }

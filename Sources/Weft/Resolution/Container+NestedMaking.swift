@@ -64,7 +64,7 @@ extension Container {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
             }
         } catch {
-            try throwFactoryFailed(error, key: key, path: state.path)
+            try throwFactoryFailed(error, key: key, path: pathForFailure(of: error, state: state))
         }
     }
 
@@ -87,7 +87,7 @@ extension Container {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
             }
         } catch {
-            let path = state.path
+            let path = pathForFailure(of: error, state: state)
             leaveNested(fields)
             try throwFactoryFailed(error, key: key, path: path)
         }
