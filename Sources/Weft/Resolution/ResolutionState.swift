@@ -176,7 +176,7 @@ struct PendingCompletion {
 /// Its fields live behind a pointer, so the hot path pays no exclusivity checks for them.
 @usableFromInline final class ResolutionState {
     @usableFromInline struct Fields {
-        var depth = 0
+        @usableFromInline var depth = 0
         var graph: GraphIdentifier?
         /// The graph the current top-level resolve made and that nothing outside can name yet: its
         /// graph-scoped instances live only in ``made``. Nil once the graph escaped (see ``graphEscapes()``).
