@@ -100,8 +100,15 @@ struct FrameStack {
 
     @inline(__always)
     mutating func pop() {
-        count -= 1
+        count &-= 1
         let frame = base[count]
+        if frame.keyIndex >= 0 || frame.originIndex >= 0 { popSide(of: frame) }
+    }
+
+    /// The part of ``pop()`` for a frame with a whole key or an origin beside the stack: out of line, so that
+    /// the usual pop is small enough to be inlined wherever a frame is left.
+    @inline(never)
+    private mutating func popSide(of frame: ResolutionFrame) {
         if frame.keyIndex >= 0 { keys.removeLast() }
         if frame.originIndex >= 0 { origins.removeLast() }
     }
