@@ -68,7 +68,17 @@ extension Container {
             guard let found = state.lookups.find(key, in: self) else {
                 return try make(Service.self, name: name, option: nil)
             }
-            guard found.exact, found.policy == .shared else { return try makeOutOfLine(found, key: key, state: state) }
+            guard found.exact, found.policy == .shared else {
+                guard found.exact, state.fields.pointee.depth == 0 else {
+                    return try makeOutOfLine(found, key: key, state: state)
+                }
+                // A top-level resolve: the factory writes straight into `instance`, a local of the known type.
+                let instance: Service = try makeTopLevel(found, key: key, state: state)
+                if state.fields.pointee.depth != 0 {
+                    try completeTopLevel(instance, found: found, key: key, state: state)
+                }
+                return instance
+            }
             // As in `make(_:key:state:)`.
             return try found.entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(

@@ -100,8 +100,15 @@ struct FrameStack {
 
     @inline(__always)
     mutating func pop() {
-        count -= 1
+        count &-= 1
         let frame = base[count]
+        if frame.keyIndex >= 0 || frame.originIndex >= 0 { popSide(of: frame) }
+    }
+
+    /// The part of ``pop()`` for a frame with a whole key or an origin beside the stack: out of line, so that
+    /// the usual pop is small enough to be inlined wherever a frame is left.
+    @inline(never)
+    private mutating func popSide(of frame: ResolutionFrame) {
         if frame.keyIndex >= 0 { keys.removeLast() }
         if frame.originIndex >= 0 { origins.removeLast() }
     }
@@ -176,7 +183,7 @@ struct PendingCompletion {
 /// Its fields live behind a pointer, so the hot path pays no exclusivity checks for them.
 @usableFromInline final class ResolutionState {
     @usableFromInline struct Fields {
-        var depth = 0
+        @usableFromInline var depth = 0
         var graph: GraphIdentifier?
         /// The graph the current top-level resolve made and that nothing outside can name yet: its
         /// graph-scoped instances live only in ``made``. Nil once the graph escaped (see ``graphEscapes()``).
