@@ -53,7 +53,7 @@ extension Container {
             }
         } catch {
             failed = true
-            try throwFactoryFailed(error, key: key, path: state.path)
+            try throwFactoryFailed(error, key: key, path: pathForFailure(of: error, state: state))
         }
     }
 
