@@ -183,7 +183,8 @@ extension Container {
         store: GraphIdentifier? = nil
     ) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
-        let inner = context.appending(step)
+        var inner = context.appending(step)
+        defer { AsyncContext.recycle(&inner) }
         let made: Made
         do {
             defer { inner.factoryDidReturn() }

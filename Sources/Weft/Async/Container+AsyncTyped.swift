@@ -80,8 +80,12 @@ extension Container {
         case .singleton, .synchronous:
             return try await makeOnThisThread(Service.self, key: key)
         case .graph(let graph, let found):
-            defer { graph.end() }
-            return try await makeAsync(Service.self, found: found, key: key, context: AsyncContext(graph: graph))
+            var context = AsyncContext.root(graph)
+            defer {
+                graph.end()
+                AsyncContext.recycle(&context)
+            }
+            return try await makeAsync(Service.self, found: found, key: key, context: context)
         }
     }
 
@@ -184,8 +188,11 @@ extension Container {
         context: AsyncContext,
         build: AsyncBuild?
     ) async throws -> Service {
-        let inner = context.appending(AsyncStep(entry: entry, key: key, build: build, shared: false))
-        defer { inner.factoryDidReturn() }
+        var inner = context.appending(entry: entry, key: key, build: build, shared: false)
+        defer {
+            inner.factoryDidReturn()
+            AsyncContext.recycle(&inner)
+        }
         do {
             return try await factory.typed(AsyncResolver(container: self, context: inner))
         } catch let error as ResolutionError {
