@@ -30,8 +30,10 @@ struct AsyncStep {
 /// started no task that still runs) becomes one of the thread's spares (see ``recycle(_:)``), which the next
 /// step takes instead of allocating: every nested async resolve needs one, and the factory rarely keeps it.
 final class AsyncContext: @unchecked Sendable {
-    /// The graph; nil only while the context is a spare.
-    @exclusivity(unchecked) private var graphStorage: AsyncGraph?
+    /// The graph, owned by the top-level context: every other context holds that one through ``outer``, so it
+    /// refers to the graph without retaining it. Nil only while the context is a spare.
+    @exclusivity(unchecked) private var graphOwner: AsyncGraph?
+    @exclusivity(unchecked) private unowned(unsafe) var graphReference: AsyncGraph?
     /// Whether the factory this context was made for has returned: a resolver the factory kept then starts resolves
     /// of its own, as `container.async` does. Read on every nested resolve: an atomic flag where `Atomic` is
     /// available at Weft's deployment floors (not on Apple platforms, where ``AsyncBuilds/lock`` guards it), so
@@ -61,15 +63,17 @@ final class AsyncContext: @unchecked Sendable {
 
     /// The context of a top-level resolve in `graph`.
     init(graph: AsyncGraph) {
-        graphStorage = graph
+        graphOwner = graph
+        graphReference = graph
     }
 
-    var graph: AsyncGraph { graphStorage.unsafelyUnwrapped }
+    var graph: AsyncGraph { graphReference.unsafelyUnwrapped }
 
     /// The context of a top-level resolve in `graph`: a spare of this thread's when there is one.
     static func root(_ graph: AsyncGraph) -> AsyncContext {
         guard let context = takeSpare() else { return AsyncContext(graph: graph) }
-        context.graphStorage = graph
+        context.graphOwner = graph
+        context.graphReference = graph
         return context
     }
 
@@ -87,7 +91,7 @@ final class AsyncContext: @unchecked Sendable {
     /// ``appending(_:)`` with the step's parts.
     func appending(entry: _ServiceEntryBase, key: ServiceKey, build: AsyncBuild?, shared: Bool) -> AsyncContext {
         let context = Self.takeSpare() ?? AsyncContext()
-        context.graphStorage = graph
+        context.graphReference = graph
         context.innermostBuild = build ?? innermostBuild
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
@@ -189,7 +193,8 @@ extension AsyncContext {
         let spares = weft_thread_async_spares()!
         guard isKnownUniquelyReferenced(&context), spares.pointee.count < maximumSpares else { return }
         // Nothing else can see it: its fields are reset without synchronisation.
-        context.graphStorage = nil
+        context.graphOwner = nil
+        context.graphReference = nil
         context.stepEntry = nil
         context.stepKey = nil
         context.stepBuild = nil
