@@ -175,9 +175,13 @@ public struct AsyncResolver: Sendable {
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
         let graph = AsyncGraph()
-        defer { graph.end() }
+        var context = AsyncContext.root(graph)
+        defer {
+            graph.end()
+            AsyncContext.recycle(&context)
+        }
         return try await container.makeAsync(
-            key: key, context: AsyncContext(graph: graph), arguments: arguments, synchronously: synchronously)
+            key: key, context: context, arguments: arguments, synchronously: synchronously)
     }
 
     /// What `key`'s registration made, as `Service`.

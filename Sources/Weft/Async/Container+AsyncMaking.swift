@@ -15,10 +15,11 @@ extension Container {
             found: lookUpAsync(key), key: key, context: context, arguments: arguments, synchronously: synchronously)
     }
 
-    /// The registration for `key`, from this thread's lookup cache: no lock, no string hashing (a registration
-    /// the graph found is kept until the graph ends, see ``GraphActivity``).
+    /// The registration for `key`, from this thread's lookup cache: no lock, no string hashing. Called inside a
+    /// graph, whose activity record is inside the engine for the graph's whole life: what it finds is kept until
+    /// the graph ends (see ``AsyncGraph``), so the thread does not enter the engine itself.
     func lookUpAsync(_ key: ServiceKey) -> Lookup? {
-        ResolutionState.withCurrent { state in state.insideEngine { state.lookups.find(key, in: self) } }
+        ResolutionState.withCurrent { state in state.lookups.find(key, in: self) }
     }
 
     /// ``makeAsync(key:context:arguments:synchronously:)`` once the registration (`found`) has been looked up.
@@ -182,7 +183,8 @@ extension Container {
         store: GraphIdentifier? = nil
     ) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
-        let inner = context.appending(step)
+        var inner = context.appending(step)
+        defer { AsyncContext.recycle(&inner) }
         let made: Made
         do {
             defer { inner.factoryDidReturn() }

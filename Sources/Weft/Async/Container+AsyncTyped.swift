@@ -22,7 +22,17 @@ extension Container {
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
-        let found = lookUpAsync(key)
+        try await makeAsync(Service.self, found: lookUpAsync(key), key: key, context: context)
+    }
+
+    /// ``makeAsync(_:key:context:)`` once the registration (`found`) has been looked up.
+    @inline(__always)
+    nonisolated(nonsending) private func makeAsync<Service>(
+        _: Service.Type,
+        found: Lookup?,
+        key: ServiceKey,
+        context: AsyncContext
+    ) async throws -> Service {
         if let found {
             let entry = found.entry.object
             if found.exact, found.policy == .shared, context.graph.findings == nil, context.sharedBuilder == nil {
@@ -59,27 +69,39 @@ extension Container {
     /// is made without one: a built singleton is read as a synchronous resolve reads it, and a service whose
     /// factory is synchronous is made by the synchronous engine (whose factories cannot reach an async one).
     nonisolated(nonsending) func makeAsync<Service>(_: Service.Type, key: ServiceKey) async throws -> Service {
-        let route = topLevelRoute(key)
-        if route.singleton {
+        var route = topLevelRoute(key, singleton: true)
+        if case .singleton = route {
             do {
                 return try builtSingleton(key, as: Service.self)
             } catch is NotBuiltYet {}
+            route = topLevelRoute(key, singleton: false)
         }
-        if route.synchronous { return try await makeOnThisThread(Service.self, key: key) }
-        let graph = AsyncGraph()
-        defer { graph.end() }
-        return try await makeAsync(Service.self, key: key, context: AsyncContext(graph: graph))
+        switch route {
+        case .singleton, .synchronous:
+            return try await makeOnThisThread(Service.self, key: key)
+        case .graph(let graph, let found):
+            var context = AsyncContext.root(graph)
+            defer {
+                graph.end()
+                AsyncContext.recycle(&context)
+            }
+            return try await makeAsync(Service.self, found: found, key: key, context: context)
+        }
     }
 
-    /// How a top-level async resolve of `key` goes: whether it may find a built singleton, and whether the
-    /// registration's factory is synchronous (and not bound to the main actor). Decided inside the engine, where
-    /// the registration cannot be released.
-    private func topLevelRoute(_ key: ServiceKey) -> (singleton: Bool, synchronous: Bool) {
+    /// How a top-level async resolve of `key` goes, decided with one lookup inside the engine: an exact
+    /// `.container`-like registration may have a built singleton to read (when `singleton`), a registration whose
+    /// factory is synchronous (and not bound to the main actor) goes to the synchronous engine, and any other
+    /// starts a graph. The graph enters the engine before this thread leaves it, so that the registration found
+    /// stays alive for the graph without a second lookup.
+    private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
             state.insideEngine {
-                guard let found = state.lookups.find(key, in: self) else { return (false, false) }
+                guard let found = state.lookups.find(key, in: self) else { return .graph(AsyncGraph(), nil) }
                 return found.entry._withUnsafeGuaranteedRef { entry in
-                    (found.exact && found.policy == .shared, entry.asyncFactory == nil && !entry.runsOnMainActor)
+                    if singleton, found.exact, found.policy == .shared { return .singleton }
+                    if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
+                    return .graph(AsyncGraph(), found)
                 }
             }
         }
@@ -166,8 +188,11 @@ extension Container {
         context: AsyncContext,
         build: AsyncBuild?
     ) async throws -> Service {
-        let inner = context.appending(AsyncStep(entry: entry, key: key, build: build, shared: false))
-        defer { inner.factoryDidReturn() }
+        var inner = context.appending(entry: entry, key: key, build: build, shared: false)
+        defer {
+            inner.factoryDidReturn()
+            AsyncContext.recycle(&inner)
+        }
         do {
             return try await factory.typed(AsyncResolver(container: self, context: inner))
         } catch let error as ResolutionError {
@@ -244,3 +269,13 @@ extension Container {
 
 /// Thrown inside the engine when a singleton read finds no complete instance: the caller then builds or waits.
 private struct NotBuiltYet: Error {}
+
+/// How a top-level async resolve goes (see ``Container/topLevelRoute(_:singleton:)``).
+private enum TopLevelRoute {
+    /// An exact `.container`-like registration: its instance may be built.
+    case singleton
+    /// A registration whose factory is synchronous and may run on this thread.
+    case synchronous
+    /// A graph started for the request, and the registration found (nil: none, for the error).
+    case graph(AsyncGraph, Lookup?)
+}

@@ -88,6 +88,21 @@ static inline void weft_set_current_thread_state(void *state) {
     weft_thread_state = state;
 }
 
+/// A thread's spare async contexts: an unmanaged, retained reference to the first (which holds the next), how
+/// many there are, and whether the thread has registered their release at its end (see `AsyncContext`).
+typedef struct weft_async_spare_list {
+    void *top;
+    intptr_t count;
+    int registered;
+} weft_async_spare_list;
+
+extern _Thread_local weft_async_spare_list weft_async_spares;
+
+/// The calling thread's spare async contexts. A thread-local variable, read on every nested async resolve.
+static inline weft_async_spare_list *weft_thread_async_spares(void) {
+    return &weft_async_spares;
+}
+
 /// An address in the current stack frame: the frame address of the function this is inlined into. In C
 /// because Swift has no way to read it without making a stack slot for a local and taking its address.
 static inline uintptr_t weft_frame_address(void) {

@@ -1,0 +1,243 @@
+import WeftAtomics
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
+/// One step of an async resolution's path: a registration whose factory is running.
+struct AsyncStep {
+    let entry: _ServiceEntryBase
+    let key: ServiceKey
+    /// The build other tasks wait for, when the instance is shared (graph or container); nil for a transient one.
+    let build: AsyncBuild?
+    /// Whether the instance outlives the graph (`.container`, `.scoped` in its scope, custom scopes).
+    let shared: Bool
+}
+
+/// What an async factory's resolver carries: the graph and the steps that led to the factory, as a chain
+/// from the innermost step outwards. Immutable while in use; a factory's nested resolves get a context of one
+/// more step, so concurrent child tasks each have their own path.
+///
+/// A context that nothing refers to any more once its factory has returned (the factory kept no resolver, and
+/// started no task that still runs) becomes one of the thread's spares (see ``recycle(_:)``), which the next
+/// step takes instead of allocating: every nested async resolve needs one, and the factory rarely keeps it.
+final class AsyncContext: @unchecked Sendable {
+    /// The graph, owned by the top-level context: every other context holds that one through ``outer``, so it
+    /// refers to the graph without retaining it. Nil only while the context is a spare.
+    @exclusivity(unchecked) private var graphOwner: AsyncGraph?
+    @exclusivity(unchecked) private unowned(unsafe) var graphReference: AsyncGraph?
+    /// Whether the factory this context was made for has returned: a resolver the factory kept then starts resolves
+    /// of its own, as `container.async` does. Read on every nested resolve: an atomic flag where `Atomic` is
+    /// available at Weft's deployment floors (not on Apple platforms, where ``AsyncBuilds/lock`` guards it), so
+    /// that nested resolves take no process-wide lock to read it.
+    #if canImport(Darwin)
+        @exclusivity(unchecked) private var factoryReturned = false
+    #else
+        private let factoryReturned = Atomic<Bool>(false)
+    #endif
+    /// The innermost step, in fields of its own (a stored optional struct is copied and destroyed through its
+    /// value witnesses): its registration, nil for a top-level resolve; its key; its build; whether it is shared.
+    @exclusivity(unchecked) private var stepEntry: _ServiceEntryBase?
+    @exclusivity(unchecked) private var stepKey: ServiceKey?
+    @exclusivity(unchecked) private var stepBuild: AsyncBuild?
+    @exclusivity(unchecked) private var stepShared = false
+    /// The steps before it; for a spare, the next spare.
+    @exclusivity(unchecked) private(set) var outer: AsyncContext?
+    /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
+    @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
+    /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
+    /// the path, which every nested resolve asks (the cycle check) and which then needs no walk along the steps.
+    @exclusivity(unchecked) private var pathBits: UInt64 = 0
+    /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
+    @exclusivity(unchecked) private var hasSharedStep = false
+
+    private init() {}
+
+    /// The context of a top-level resolve in `graph`.
+    init(graph: AsyncGraph) {
+        graphOwner = graph
+        graphReference = graph
+    }
+
+    var graph: AsyncGraph { graphReference.unsafelyUnwrapped }
+
+    /// The context of a top-level resolve in `graph`: a spare of this thread's when there is one.
+    static func root(_ graph: AsyncGraph) -> AsyncContext {
+        guard let context = takeSpare() else { return AsyncContext(graph: graph) }
+        context.graphOwner = graph
+        context.graphReference = graph
+        return context
+    }
+
+    /// The innermost step; nil for a top-level resolve.
+    var step: AsyncStep? {
+        guard let stepEntry, let stepKey else { return nil }
+        return AsyncStep(entry: stepEntry, key: stepKey, build: stepBuild, shared: stepShared)
+    }
+
+    /// The context of `step`'s factory, one step longer than this one: a spare of this thread's when there is one.
+    func appending(_ step: AsyncStep) -> AsyncContext {
+        appending(entry: step.entry, key: step.key, build: step.build, shared: step.shared)
+    }
+
+    /// ``appending(_:)`` with the step's parts.
+    func appending(entry: _ServiceEntryBase, key: ServiceKey, build: AsyncBuild?, shared: Bool) -> AsyncContext {
+        let context = Self.takeSpare() ?? AsyncContext()
+        context.graphReference = graph
+        context.innermostBuild = build ?? innermostBuild
+        context.pathBits = pathBits | Self.pathBit(of: entry)
+        context.hasSharedStep = hasSharedStep || shared
+        context.stepEntry = entry
+        context.stepKey = key
+        context.stepBuild = build
+        context.stepShared = shared
+        context.outer = self
+        return context
+    }
+
+    /// The bit of `entry` in ``pathBits``: from its address, past the bits an allocation's alignment keeps zero.
+    private static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
+        let address = UInt(bitPattern: ObjectIdentifier(entry))
+        return 1 &<< UInt64((address &>> 4) & 63)
+    }
+
+    /// The contexts of the steps, innermost first (each with its step). A loop rather than a lazy sequence: this
+    /// is read on every nested resolve, and the lazy sequence's generic code is not specialised here.
+    private func forEachStepInward(_ body: (AsyncContext) -> Bool) {
+        var current: AsyncContext? = self
+        while let context = current {
+            if context.stepEntry != nil, !body(context) { return }
+            current = context.outer
+        }
+    }
+
+    /// The path for messages: `Garage -> Car`.
+    var path: [String] {
+        var path: [String] = []
+        forEachStepInward {
+            path.append($0.stepKey.unsafelyUnwrapped.pathComponent)
+            return true
+        }
+        return path.reversed()
+    }
+
+    /// The builds in flight on this path.
+    var builds: [AsyncBuild] {
+        var builds: [AsyncBuild] = []
+        forEachStepInward {
+            if let build = $0.stepBuild { builds.append(build) }
+            return true
+        }
+        return builds
+    }
+
+    /// The innermost registration on the path whose instance outlives the graph.
+    var sharedBuilder: _ServiceEntryBase? {
+        guard hasSharedStep else { return nil }
+        var builder: _ServiceEntryBase?
+        forEachStepInward {
+            if $0.stepShared { builder = $0.stepEntry }
+            return builder == nil
+        }
+        return builder
+    }
+
+    /// Whether `entry`'s factory is running on this path.
+    func contains(_ entry: _ServiceEntryBase) -> Bool {
+        guard pathBits & Self.pathBit(of: entry) != 0 else { return false }
+        var found = false
+        forEachStepInward {
+            found = $0.stepEntry === entry
+            return !found
+        }
+        return found
+    }
+
+    /// Notes that the factory this context was made for has returned (or thrown).
+    func factoryDidReturn() {
+        #if canImport(Darwin)
+            AsyncBuilds.lock.withLock { factoryReturned = true }
+        #else
+            factoryReturned.store(true, ordering: .releasing)
+        #endif
+    }
+
+    /// Whether resolves through this context still belong to its factory's call and graph. Either answer is right
+    /// for a resolve that races the factory's return: it started before, or after.
+    var isLive: Bool {
+        #if canImport(Darwin)
+            AsyncBuilds.lock.withLock { !factoryReturned && !graph.ended }
+        #else
+            !factoryReturned.load(ordering: .acquiring) && !graph.hasEnded.load(ordering: .acquiring)
+        #endif
+    }
+}
+
+extension AsyncContext {
+    /// How many spares a thread keeps at most: more than a usual path is long, few enough that what a thread
+    /// keeps is small.
+    private static var maximumSpares: Int { 16 }
+
+    /// Makes `context`, whose factory has returned (or whose top-level resolve has ended), one of the calling
+    /// thread's spares when nothing else refers to it: no resolver kept, no task that still holds one. A context
+    /// something else still refers to is left to be released as usual. Call last: `context` is not used after.
+    static func recycle(_ context: inout AsyncContext) {
+        let spares = weft_thread_async_spares()!
+        guard isKnownUniquelyReferenced(&context), spares.pointee.count < maximumSpares else { return }
+        // Nothing else can see it: its fields are reset without synchronisation.
+        context.graphOwner = nil
+        context.graphReference = nil
+        context.stepEntry = nil
+        context.stepKey = nil
+        context.stepBuild = nil
+        context.stepShared = false
+        context.innermostBuild = nil
+        context.pathBits = 0
+        context.hasSharedStep = false
+        #if canImport(Darwin)
+            context.factoryReturned = false
+        #else
+            context.factoryReturned.store(false, ordering: .relaxed)
+        #endif
+        if spares.pointee.registered == 0 {
+            // Once per thread: the key's destructor releases the thread's spares when the thread ends.
+            pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
+            spares.pointee.registered = 1
+        }
+        context.outer = spares.pointee.top.map { Unmanaged<AsyncContext>.fromOpaque($0).takeRetainedValue() }
+        spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
+        spares.pointee.count += 1
+    }
+
+    /// One of the calling thread's spares, cleared, or nil when it has none.
+    private static func takeSpare() -> AsyncContext? {
+        let spares = weft_thread_async_spares()!
+        guard let top = spares.pointee.top else { return nil }
+        let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
+        spares.pointee.top = spare.outer.take().map { Unmanaged.passRetained($0).toOpaque() }
+        spares.pointee.count -= 1
+        return spare
+    }
+}
+
+/// The key whose destructor releases a thread's spare contexts when the thread ends (its value only says that
+/// the thread has spares to release; the spares themselves are in a thread-local variable, faster to read).
+private let sparesKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { _ in
+        let spares = weft_thread_async_spares()!
+        let top = spares.pointee.top
+        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0)
+        // Releasing the first releases the rest: each spare holds the next as its `outer`.
+        if let top { Unmanaged<AsyncContext>.fromOpaque(top).release() }
+    }
+    return key
+}()
