@@ -11,12 +11,15 @@ import Weft
     }
 
     final class Leaf: @unchecked Sendable {
-        var rootSeenByCallback: Root?
+        // Weak: the root holds its leaf.
+        weak var rootSeenByCallback: Root?
     }
 
-    final class LazyRoot: @unchecked Sendable {
-        let lazySelf: Lazy<LazyRoot>
-        init(lazySelf: Lazy<LazyRoot>) { self.lazySelf = lazySelf }
+    final class LazyRoot: @unchecked Sendable {}
+
+    /// Keeps the `Lazy` a factory resolved outside the instance, so that no instance holds itself.
+    final class LazyHolder: @unchecked Sendable {
+        var lazy: Lazy<LazyRoot>?
     }
 
     struct Broken: Error {}
@@ -59,14 +62,18 @@ import Weft
     @Test func escapedGraphFindsTheTopLevelInstanceLater() throws {
         let container = Container()
         let calls = Counter()
+        let holder = LazyHolder()
         container.register(LazyRoot.self) { r in
             calls.increment()
-            return LazyRoot(lazySelf: r.resolve(Lazy<LazyRoot>.self)!)
+            holder.lazy = r.resolve(Lazy<LazyRoot>.self)
+            return LazyRoot()
         }
 
         let root = try #require(container.resolve(LazyRoot.self))
-        #expect(root.lazySelf.instance === root)
+        #expect(holder.lazy?.instance === root)
         #expect(calls.value == 1)
+        // The factory holds the holder, and the `Lazy` holds the container.
+        holder.lazy = nil
     }
 
     @Test func failingCallbackFailsTheTopLevelResolveAndTheNextOneWorks() throws {
