@@ -45,12 +45,19 @@ final class AsyncContext: @unchecked Sendable {
     #endif
     /// The innermost step, in fields of its own (a stored optional struct is copied and destroyed through its
     /// value witnesses): its registration, nil for a top-level resolve; its key; its build; whether it is shared.
-    @exclusivity(unchecked) private var stepEntry: _ServiceEntryBase?
+    /// The registration is not retained: the graph's activity record keeps every registration it found until
+    /// the graph ends, and a context is read only while its graph runs (see ``isLive``).
+    @exclusivity(unchecked) private unowned(unsafe) var stepEntry: _ServiceEntryBase?
     @exclusivity(unchecked) private var stepKey: ServiceKey?
     @exclusivity(unchecked) private var stepBuild: AsyncBuild?
     @exclusivity(unchecked) private var stepShared = false
-    /// The steps before it; for a spare, the next spare.
-    @exclusivity(unchecked) private(set) var outer: AsyncContext?
+    /// The steps before it, not retained: while the factory of this context's step runs, its caller holds the
+    /// outer context. Should something still refer to this context once that factory has returned, ``outerOwner``
+    /// retains it (see ``recycle(_:)``).
+    @exclusivity(unchecked) private(set) unowned(unsafe) var outer: AsyncContext?
+    /// ``outer``, retained, once the factory has returned while something (a kept resolver, a task still running)
+    /// refers to this context; for a spare, the next spare.
+    @exclusivity(unchecked) private var outerOwner: AsyncContext?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
@@ -188,18 +195,26 @@ extension AsyncContext {
 
     /// Makes `context`, whose factory has returned (or whose top-level resolve has ended), one of the calling
     /// thread's spares when nothing else refers to it: no resolver kept, no task that still holds one. A context
-    /// something else still refers to is left to be released as usual. Call last: `context` is not used after.
+    /// something else still refers to is left to be released as usual, and retains its outer context from now on
+    /// (whose caller, still running, holds it meanwhile). Call last, from the outer context's caller: `context` is
+    /// not used after.
     static func recycle(_ context: inout AsyncContext) {
+        guard isKnownUniquelyReferenced(&context) else {
+            context.outerOwner = context.outer
+            return
+        }
         let spares = weft_thread_async_spares()!
-        guard isKnownUniquelyReferenced(&context), spares.pointee.count < maximumSpares else { return }
-        // Nothing else can see it: its fields are reset without synchronisation.
-        context.graphOwner = nil
+        guard spares.pointee.count < maximumSpares else { return }
+        // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left
+        // alone, so that clearing it releases nothing.
+        if context.graphOwner != nil { context.graphOwner = nil }
         context.graphReference = nil
         context.stepEntry = nil
+        context.outer = nil
         context.stepKey = nil
-        context.stepBuild = nil
+        if context.stepBuild != nil { context.stepBuild = nil }
         context.stepShared = false
-        context.innermostBuild = nil
+        if context.innermostBuild != nil { context.innermostBuild = nil }
         context.pathBits = 0
         context.hasSharedStep = false
         #if canImport(Darwin)
@@ -212,7 +227,7 @@ extension AsyncContext {
             pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
             spares.pointee.registered = 1
         }
-        context.outer = spares.pointee.top.map { Unmanaged<AsyncContext>.fromOpaque($0).takeRetainedValue() }
+        context.outerOwner = spares.pointee.top.map { Unmanaged<AsyncContext>.fromOpaque($0).takeRetainedValue() }
         spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
         spares.pointee.count += 1
     }
@@ -222,7 +237,7 @@ extension AsyncContext {
         let spares = weft_thread_async_spares()!
         guard let top = spares.pointee.top else { return nil }
         let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
-        spares.pointee.top = spare.outer.take().map { Unmanaged.passRetained($0).toOpaque() }
+        spares.pointee.top = spare.outerOwner.take().map { Unmanaged.passRetained($0).toOpaque() }
         spares.pointee.count -= 1
         return spare
     }
@@ -236,7 +251,7 @@ private let sparesKey: pthread_key_t = {
         let spares = weft_thread_async_spares()!
         let top = spares.pointee.top
         spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0)
-        // Releasing the first releases the rest: each spare holds the next as its `outer`.
+        // Releasing the first releases the rest: each spare holds the next as its `outerOwner`.
         if let top { Unmanaged<AsyncContext>.fromOpaque(top).release() }
     }
     return key
