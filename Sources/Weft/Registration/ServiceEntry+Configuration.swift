@@ -100,18 +100,21 @@ extension ServiceEntry {
     /// ended while the instance was being made: then it is discarded here and false is returned.
     func noteOwned(_ instance: Any) -> Bool {
         let kind = teardownKind(of: instance)
-        if isScopeCopy {
-            guard let scope = copyingScope, scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType))
-            else {
-                discardInstance()
-                return false
-            }
-            return true
-        }
+        if isScopeCopy { return adoptByScope(instance, kind: kind) }
         guard kind.needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
         let owned = OwnedInstance(instance: instance, kind: kind, name: TeardownName(serviceType))
         // A container that is gone has nothing to tear down; the instance is released with the registration.
         owner?.withContainer { $0.adoptForTeardown(owned) }
+        return true
+    }
+
+    /// Hands a new instance of this scope's copy, torn down as `kind` says, to the copy's scope; discards it and
+    /// returns false when the scope has ended while the instance was being made.
+    func adoptByScope(_ instance: Any, kind: TeardownKind) -> Bool {
+        guard let scope = copyingScope, scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) else {
+            discardInstance()
+            return false
+        }
         return true
     }
 

@@ -26,9 +26,10 @@ extension ServiceEntry {
     /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
     @discardableResult
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
-        // A scope's copy always keeps the typed copy: made before the lock, which every scope's instance takes. A
-        // registration decides under the lock whether its scope keeps one (`.container` does, once per instance).
-        var copy = isScopeCopy ? Self.typedCopy(of: instance) : nil
+        if isScopeCopy { return storeScoped(instance, erased: erased) }
+        // A registration decides under the lock whether its scope keeps a typed copy (`.container` does, once per
+        // instance).
+        var copy: UnsafeMutablePointer<Service>?
         let storage = lockWithStorage()
         if storage == nil, usesGate {
             lock.unlock()
@@ -38,7 +39,7 @@ extension ServiceEntry {
         var dropped = copy
         if !buildClaim.stale {
             storage?.setInstance(erased, inGraph: graph)
-            if behavior.keptByContainer || isScopeCopy {
+            if behavior.keptByContainer {
                 if copy == nil { copy = Self.typedCopy(of: instance) }
                 dropped = typedShared
                 typedShared = copy
@@ -47,6 +48,34 @@ extension ServiceEntry {
         lock.unlock()
         Self.free(dropped)
         return noteOwned(erased)
+    }
+
+    /// ``storeShared(_:erased:inGraph:)`` for a scope's copy, which keeps its instance in its typed slot alone
+    /// (see `lockWithStorage()`), made before the lock. The copy remembers how its instances are torn down (in
+    /// ``knownTeardown``, read under the lock the store takes anyway): it is reused by later scopes (see
+    /// `ServiceEntry+Spares.swift`), so its original is asked once per copy rather than once per scope.
+    func storeScoped(_ instance: Service, erased: Any) -> Bool {
+        let copy = Self.typedCopy(of: instance)
+        let type = ObjectIdentifier(Swift.type(of: erased))
+        lock.lock()
+        var dropped: UnsafeMutablePointer<Service>? = copy
+        if !buildClaim.stale {
+            dropped = typedShared
+            typedShared = copy
+        }
+        var kind: TeardownKind?
+        if let knownTeardown, knownTeardown.type == type { kind = knownTeardown.kind }
+        lock.unlock()
+        Self.free(dropped)
+        return adoptByScope(erased, kind: kind ?? learnCopyTeardown(of: erased, type: type))
+    }
+
+    /// How `instance`, of the dynamic type `type`, is torn down, as its original knows it; remembered by this
+    /// scope's copy.
+    func learnCopyTeardown(of instance: Any, type: ObjectIdentifier) -> TeardownKind {
+        let kind = teardownKind(of: instance)
+        lock.withLock { knownTeardown = (type, kind) }
+        return kind
     }
 
     /// A typed copy of `instance` in memory of its own (see ``typedShared``).

@@ -46,7 +46,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @exclusivity(unchecked) private var dependents = DependentList()
     /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
-    /// type. A scope's copy uses its original's (see ``teardownKind(of:)``).
+    /// type. A scope's copy keeps its own, learnt from its original's (see ``storeScoped(_:erased:)``).
     @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
     /// Scopes' copies of this registration whose scopes are gone, kept for the next scopes (a copy is made for
     /// every scope that uses the registration: reusing one spares its allocation, its configuration's copy and

@@ -79,12 +79,12 @@ extension Container {
                 }
                 return instance
             }
-            // As in `make(_:key:state:)`.
+            // As in `make(_:key:state:)`; a first build of a scope's instance has a top-level path of its own.
             return try found.entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
                     for: state,
                     found: { try noteUse(of: found.entry, state: state) },
-                    orElse: { try makeOutOfLine(found, key: key, state: state) }
+                    orElse: { try makeSharedTopLevel(found, key: key, state: state) }
                 )
             }
         }
