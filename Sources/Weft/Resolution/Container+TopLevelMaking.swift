@@ -97,9 +97,18 @@ extension Container {
     /// graph and the queued `initCompleted` callbacks run, as `build` does after a factory; then the resolve ends.
     @usableFromInline @inline(never)
     func completeTopLevel<Service>(_ instance: Service, found: Lookup, key: ServiceKey, state: ResolutionState) throws {
+        try endTopLevel(state) {
+            try keep(instance, found: found, key: key, state: state, claimed: false, firstPending: 0)
+        }
+    }
+
+    /// Runs `body`, what follows a top-level factory while its frame is still on the path, then pops the frame and
+    /// ends the resolve, failed when `body` threw.
+    @inline(__always)
+    func endTopLevel(_ state: ResolutionState, after body: () throws -> Void) throws {
         let fields = state.fields
         do {
-            try keep(instance, found: found, key: key, state: state, claimed: false, firstPending: 0)
+            try body()
         } catch {
             fields.pointee.frames.pop()
             finish(state, restoring: nil, failed: true)

@@ -62,7 +62,7 @@ extension Container {
         fields.pointee.factoriesRunning = 0
         fields.pointee.sharedBuilds.removeLast()
         fields.pointee.frames[0].inFactory = false
-        do {
+        try endTopLevel(state) {
             if fields.pointee.pending.isEmpty {
                 try keepScoped(instance, found: found, key: key, state: state, graph: graph)
             } else {
@@ -71,13 +71,7 @@ extension Container {
                 fields.pointee.claims.append(entry.object)
                 try keep(instance, found: found, key: key, state: state, claimed: true, firstPending: 0)
             }
-        } catch {
-            fields.pointee.frames.pop()
-            finish(state, restoring: nil, failed: true)
-            throw error
         }
-        fields.pointee.frames.pop()
-        finish(state, restoring: nil, failed: false)
         return instance
     }
 
