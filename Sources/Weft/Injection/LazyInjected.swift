@@ -58,8 +58,16 @@ public struct LazyInjected<Service> {
         }
     }
 
-    /// The wrapper itself, for `$property.release()` and `try $property.get()`.
+    /// The wrapper itself, for `$property.release()`, `$property.isEmpty` and `try $property.get()`.
     public var projectedValue: LazyInjected<Service> { self }
+
+    /// Whether the property holds no instance: not accessed yet, or released since. Reading it resolves
+    /// nothing.
+    ///
+    /// ```swift
+    /// if viewModel.$api.isEmpty { print("API not made yet") }
+    /// ```
+    public var isEmpty: Bool { box.kept.keepsNothing() }
 
     /// The instance, resolved on first call; throws the ``ResolutionError`` if it cannot be resolved.
     public func get() throws -> Service {
@@ -137,8 +145,16 @@ public struct WeakLazyInjected<Service> {
         }
     }
 
-    /// The wrapper itself, for `$property.release()` and `try $property.get()`.
+    /// The wrapper itself, for `$property.release()`, `$property.isEmpty` and `try $property.get()`.
     public var projectedValue: WeakLazyInjected<Service> { self }
+
+    /// Whether the property refers to no instance: not accessed yet, released, or the instance is gone
+    /// because nothing else kept it. Reading it resolves nothing.
+    ///
+    /// ```swift
+    /// if child.$parent.isEmpty { print("the parent is gone") }
+    /// ```
+    public var isEmpty: Bool { box.kept.keepsNothing { $0.object == nil } }
 
     /// The instance, resolved on first call, or `nil` once nothing else keeps it; throws the
     /// ``ResolutionError`` if it cannot be resolved.

@@ -83,6 +83,12 @@ final class ExclusiveBuild<Kept>: BuildWaitTarget, @unchecked Sendable {
         }
     }
 
+    /// Whether nothing is kept, or what is kept no longer counts (`isGone`), read under the lock; nothing is
+    /// made.
+    func keepsNothing(_ isGone: (Kept) -> Bool = { _ in false }) -> Bool {
+        lock.withLock { kept.map(isGone) ?? true }
+    }
+
     var waitBuilder: ResolutionState? { lock.withLock { owner } }
     var offersInstance: Bool { false }
 }

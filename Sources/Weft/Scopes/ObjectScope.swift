@@ -86,6 +86,21 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         behavior: .container
     )
 
+    /// One instance per container, like ``container``, but reset on its own: `resetObjectScope(.cached)`
+    /// discards these instances (and what was made with them) and keeps the `.container` singletons.
+    ///
+    /// ```swift
+    /// container.register(UserSession.self) { _ in UserSession() }.inObjectScope(.cached)
+    /// container.resetObjectScope(.cached)   // at log-out
+    /// ```
+    ///
+    /// Resolver's and Factory's `.cached` scope.
+    public static let cached = ObjectScope(
+        storageFactory: PermanentStorage.init,
+        description: "cached",
+        behavior: .container
+    )
+
     /// One instance for as long as someone outside the container holds it.
     public static let weak = ObjectScope(
         storageFactory: WeakStorage.init,
