@@ -25,8 +25,25 @@ import Weft
     /// The container reaches the test's `async` code and the `Task { }`s it creates, but not `Task.detached`,
     /// `DispatchQueue` blocks or threads (see `Container.shared`).
     open class IsolatedContainerTestCase: XCTestCase {
+        /// The assemblies every test of the class starts with, assembled into each test's fresh container
+        /// before ``setUpContainer(_:)``. None unless overridden.
+        ///
+        /// ```swift
+        /// override var containerAssemblies: [any Assembly] { [AppAssembly()] }
+        /// ```
+        open var containerAssemblies: [any Assembly] { [] }
+
+        /// Assemblies whose registrations replace those of ``containerAssemblies`` of the same key, before any
+        /// `loaded(resolver:)` runs (see `AssemblyOverride`). None unless overridden.
+        ///
+        /// ```swift
+        /// override var containerOverrides: [any Assembly] { [FakeNetworkAssembly()] }
+        /// ```
+        open var containerOverrides: [any Assembly] { [] }
+
         /// Registers the services every test of the class starts with into that test's fresh container;
-        /// runs before `setUp`. Does nothing unless overridden.
+        /// runs before `setUp`, after ``containerAssemblies`` and ``containerOverrides``. Does nothing unless
+        /// overridden.
         ///
         /// - Parameter container: The test's container, which is `Container.shared` while the test runs.
         open func setUpContainer(_ container: Container) {}
@@ -34,6 +51,11 @@ import Weft
         /// Runs the test (with its `setUp` and `tearDown`) with a fresh container as `Container.shared`.
         open override func invokeTest() {
             let container = Container()
+            let assemblies = containerAssemblies
+            let overrides = containerOverrides
+            if !assemblies.isEmpty || !overrides.isEmpty {
+                _ = Assembler(assemblies, overriddenBy: overrides, container: container)
+            }
             setUpContainer(container)
             Container.withShared(container) {
                 super.invokeTest()
@@ -56,14 +78,17 @@ import Weft
 ///
 /// - Parameters:
 ///   - assemblies: Assembled into the fresh container first, as an `Assembler` does.
+///   - overrides: Their registrations replace the assemblies' ones of the same key, before any
+///     `loaded(resolver:)` runs (see `AssemblyOverride`).
 ///   - operation: Receives the fresh container, which is `Container.shared` while it runs.
 /// - Returns: What `operation` returns.
 public func withIsolatedContainer<Result>(
     assemblies: [any Assembly] = [],
+    overrides: [any Assembly] = [],
     _ operation: (Container) throws -> Result
 ) rethrows -> Result {
     let container = Container()
-    _ = Assembler(assemblies, container: container)
+    _ = Assembler(assemblies, overriddenBy: overrides, container: container)
     return try Container.withShared(container) {
         try operation(container)
     }
@@ -83,16 +108,19 @@ public func withIsolatedContainer<Result>(
 ///
 /// - Parameters:
 ///   - assemblies: Assembled into the fresh container first, as an `Assembler` does.
+///   - overrides: Their registrations replace the assemblies' ones of the same key, before any
+///     `loaded(resolver:)` runs (see `AssemblyOverride`).
 ///   - isolation: The actor `operation` runs on; the caller's, unless given.
 ///   - operation: Receives the fresh container, which is `Container.shared` while it runs.
 /// - Returns: What `operation` returns.
 public func withIsolatedContainer<Result>(
     assemblies: [any Assembly] = [],
+    overrides: [any Assembly] = [],
     isolation: isolated (any Actor)? = #isolation,
     _ operation: (Container) async throws -> Result
 ) async rethrows -> Result {
     let container = Container()
-    _ = Assembler(assemblies, container: container)
+    _ = Assembler(assemblies, overriddenBy: overrides, container: container)
     return try await Container.withShared(container, isolation: isolation) {
         try await operation(container)
     }

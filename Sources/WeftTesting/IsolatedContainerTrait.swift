@@ -107,18 +107,25 @@ extension Trait where Self == IsolatedContainerTrait {
     /// ```swift
     /// @Suite(.isolatedContainer(assemblies: [NetworkAssembly(), StorageAssembly()]))
     /// struct SyncTests { ... }
+    ///
+    /// @Suite(.isolatedContainer(assemblies: [AppAssembly()], overrides: [FakeNetworkAssembly()]))
+    /// struct OfflineTests { ... }
     /// ```
     ///
     /// - Parameters:
     ///   - assemblies: Evaluated anew for each test case, then assembled as an `Assembler` does (each
     ///     assembly's `loaded(resolver:)` runs once all are assembled).
+    ///   - overrides: Evaluated anew for each test case; their registrations replace the assemblies' ones of
+    ///     the same key before any `loaded(resolver:)` runs, so what depends on them is built with them (see
+    ///     `AssemblyOverride`).
     ///   - register: Registers further services, after the assemblies: it can replace their registrations.
     public static func isolatedContainer(
         assemblies: @autoclosure @escaping @Sendable () -> [any Assembly],
+        overrides: @autoclosure @escaping @Sendable () -> [any Assembly] = [],
         _ register: @escaping @Sendable (Container) throws -> Void = { _ in }
     ) -> Self {
         Self { container in
-            _ = Assembler(assemblies(), container: container)
+            _ = Assembler(assemblies(), overriddenBy: overrides(), container: container)
             try register(container)
         }
     }

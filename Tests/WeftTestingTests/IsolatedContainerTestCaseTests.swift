@@ -95,4 +95,24 @@
             XCTAssertEqual(names, ["async", "async"])
         }
     }
+
+    /// `containerAssemblies` and `containerOverrides`: an override assembly for every test of a class in one line.
+    final class IsolatedContainerOverrideTestCaseTests: IsolatedContainerTestCase {
+        override var containerAssemblies: [any Assembly] { [ClockAssembly()] }
+        override var containerOverrides: [any Assembly] { [FakeClockAssembly()] }
+
+        func testOverrideReplacesTheAssemblysRegistration() {
+            XCTAssertEqual(Alarm().clock.name, "override")
+            XCTAssertNotNil(Container.shared.resolve(Visits.self))
+        }
+
+        func testWithIsolatedContainerTakesOverridesToo() throws {
+            try withIsolatedContainer(assemblies: [ClockAssembly()], overrides: []) { container in
+                XCTAssertEqual(try container.require((any Clock).self).name, "system")
+            }
+            withIsolatedContainer(assemblies: [ClockAssembly()], overrides: [FakeClockAssembly()]) { _ in
+                XCTAssertEqual(Alarm().clock.name, "override")
+            }
+        }
+    }
 #endif

@@ -142,3 +142,19 @@ struct ClockAssembly: Assembly {
         loads?.record()
     }
 }
+
+/// The system clock replaced by a fake one, as a test's override assembly.
+struct FakeClockAssembly: Assembly {
+    func assemble(container: Container) {
+        container.register((any Clock).self) { _ in FakeClock(name: "override") }.inObjectScope(.container)
+    }
+}
+
+/// The trait's `overrides:`: the override's registrations replace the assemblies' ones, the rest stays.
+@Suite(.isolatedContainer(assemblies: [ClockAssembly()], overrides: [FakeClockAssembly()]))
+struct IsolatedContainerOverrideTraitTests {
+    @Test func overrideReplacesTheAssemblysRegistrationInOneLine() throws {
+        #expect(Alarm().clock.name == "override")
+        #expect(Container.shared.resolve(Visits.self) != nil)
+    }
+}
