@@ -89,8 +89,17 @@ extension ServiceEntry {
 
     /// The policy of a registration in a scope that behaves as `behavior`; a scope's copy of a `.scoped`
     /// registration is the scope's shared instance.
+    ///
+    /// A value has no identity to share: a graph-scoped registration of a struct, enum or tuple runs its
+    /// factory for every request, as Swinject does (its graph storage keeps values through a weak box, which
+    /// never holds one). A protocol or `Any` service may hold a class instance, so it shares as the scope says.
+    @inline(__always)
     static func policy(of behavior: ScopeBehavior, scopeCopy: Bool) -> SharingPolicy {
-        scopeCopy && behavior.sharing == .perScope ? .shared : behavior.sharing
+        switch behavior.sharing {
+        case .perScope where scopeCopy: return .shared
+        case .perGraph where TypeKind.isPlainValue(Service.self): return .transient
+        default: return behavior.sharing
+        }
     }
 
     /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts

@@ -68,7 +68,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
         self.behavior = objectScope.behavior
-        self.policy = behavior.sharing
+        self.policy = Self.policy(of: behavior, scopeCopy: false)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -85,7 +85,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.plainFactory = plainFactory
         self.scope = objectScope
         self.behavior = objectScope.behavior
-        self.policy = behavior.sharing
+        self.policy = Self.policy(of: behavior, scopeCopy: false)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 

@@ -1,0 +1,19 @@
+/// What kind of type a service type is, read from its runtime metadata once per registration.
+///
+/// The standard library has no public question for "can a value of this type be a class instance?":
+/// `_canBeClass` answers about the static type's representation, so it says "no" for every protocol type,
+/// even one only classes adopt. Every type's metadata starts with a kind word, which the Swift runtime's
+/// `MetadataKind` numbers as part of its stable ABI; that word answers the question.
+enum TypeKind {
+    private static let structKind: UInt = 0x200
+    private static let enumKind: UInt = 0x201
+    private static let tupleKind: UInt = 0x301
+
+    /// Whether every value of `type` is a plain value (a struct, an enum other than `Optional`, a tuple), never
+    /// a class instance: not a class, and not an existential or `Any`, which may hold one. An optional is left
+    /// out too: an optional class instance still has an identity to share.
+    static func isPlainValue(_ type: Any.Type) -> Bool {
+        let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
+        return kind == structKind || kind == enumKind || kind == tupleKind
+    }
+}
