@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Weft
 
@@ -168,6 +169,58 @@ extension String {
         let made = try container.require(Configured.self, argument: ["condition": true] as [String: any Sendable])
         #expect(made.condition)
         #expect(made.name == "Barney")
+    }
+
+    @Test func optionalResolveWithOneArgumentInfersTheServiceType() {
+        let container = Container()
+        container.register { (_, condition: Bool) in Configured(condition: condition, name: "inferred") }
+        let made: Configured? = container.resolve(argument: true)
+        #expect(made?.condition == true)
+        let named: Configured? = container.resolve(name: "other", argument: true)
+        #expect(named == nil)
+    }
+
+    struct Unavailable: Error {}
+
+    @Test func aFactoryWithNothingToGiveThrowsAndResolveReturnsNil() {
+        let container = Container()
+        container.register(Named.self) { _ in throw Unavailable() }
+        #expect(container.resolve(Named.self) == nil)
+        #expect {
+            try container.require(Named.self)
+        } throws: { error in
+            (error as? ResolutionError)?.reason == .factoryFailed
+        }
+    }
+
+    /// The article's stand-in for `Resolver.decorate`: a behavior that gives every registration a callback.
+    struct InstanceLog: Behavior {
+        let seen: Journal
+        func container<Type, Service>(
+            _: Container, didRegisterType _: Type.Type, toService entry: ServiceEntry<Service>, withName _: String?
+        ) {
+            entry.initCompleted { _, instance in seen.append("\(type(of: instance))") }
+        }
+    }
+
+    final class Journal: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String] = []
+        var values: [String] { lock.withLock { entries } }
+        func append(_ entry: String) { lock.withLock { entries.append(entry) } }
+    }
+
+    @Test func aBehaviorSeesEveryNewInstanceAsResolverDecorateDid() throws {
+        let seen = Journal()
+        let container = Container(behaviors: [InstanceLog(seen: seen)])
+        container.register(Named.self) { _ in Named("kept") }.inObjectScope(.container)
+        container.register(Configured.self) { _ in Configured(condition: false, name: "new") }
+
+        _ = try container.require(Named.self)
+        _ = try container.require(Named.self)
+        _ = try container.require(Configured.self)
+
+        #expect(seen.values == ["Named", "Configured"])
     }
 
     @Test func argumentsAFactoryDoesNotTakeAreAMissingRegistration() {

@@ -82,6 +82,16 @@ extension Resolver {
         resolve(Service.self, name: name)
     }
 
+    /// Returns an instance of the type the result is assigned to, made with one runtime argument, or `nil` if
+    /// it cannot be made.
+    ///
+    /// ```swift
+    /// let model: Model? = container.resolve(argument: true)
+    /// ```
+    public func resolve<Service, Argument>(name: String? = nil, argument: Argument) -> Service? {
+        resolve(Service.self, name: name, argument: argument)
+    }
+
     /// Returns an instance of the type the result is assigned to, made with the given runtime arguments
     /// (at least one), or `nil` if it cannot be made.
     ///
