@@ -103,6 +103,9 @@ import Weft
         container.contribute(to: [any Plugin].self) { _ in NamedPlugin("b") }
 
         #expect(try container.require([any Plugin].self).map(\.id) == ["traced a", "traced b"])
+        let node = try #require(container.dependencyGraph().node(for: [any Plugin].self))
+        #expect(node.isCollection)
+        #expect(node.decoratorCount == 1)
     }
 
     // MARK: verify() and the graph

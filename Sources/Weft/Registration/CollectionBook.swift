@@ -35,18 +35,23 @@ final class CollectionBook: @unchecked Sendable {
         self.level = level
     }
 
-    /// Adds a contribution; for a map, one under a key already contributed here replaces it in place (its
+    /// Adds a contribution; for a map, one under a key already contributed here takes the earlier one's place (its
     /// registration has the same key and replaces the earlier one). Returns the option of its registration.
     func add(collection: Any.Type, mapKey: (any Hashable & Sendable)?) -> ContributionOption {
-        lock.withLock {
-            if let mapKey, let existing = own.first(where: { $0.mapKey == AnyHashable(mapKey) }) {
-                return existing.option
+        guard let mapKey else {
+            return lock.withLock {
+                let option = ContributionOption(collection: collection, level: level, place: .position(own.count + 1))
+                own.append(Record(option: option, mapKey: nil))
+                return option
             }
-            let place: ContributionOption.Place = mapKey.map { .key($0) } ?? .position(own.count + 1)
-            let option = ContributionOption(collection: collection, level: level, place: place)
-            own.append(Record(option: option, mapKey: mapKey.map { AnyHashable($0) }))
-            return option
         }
+        // A map's key is compared outside the lock: its `==` is user code. Two contributions under one key at once
+        // may both be recorded; they have the same option, and the map makes a key's last record only.
+        let option = ContributionOption(collection: collection, level: level, place: .key(mapKey))
+        let key = AnyHashable(mapKey)
+        if lock.withLock({ own }).contains(where: { $0.mapKey == key }) { return option }
+        lock.withLock { own.append(Record(option: option, mapKey: key)) }
+        return option
     }
 
     /// The contributions of the whole chain: the outermost parent's first, this container's last.

@@ -96,6 +96,7 @@ extension ServiceEntry {
         guard isPlain else { return nil }
         let copy = copy(scope: nil)
         copy.decoratorCount = decoratorCount
+        copy.isCollection = isCollection
         copy.wrapFactory(in: decorators)
         return copy
     }

@@ -159,7 +159,8 @@ extension Container {
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
         let entry = ServiceEntry(serviceType: elementType, plainFactory: factory, objectScope: defaultObjectScope)
-        add(entry, as: elementType, key: ServiceKey(serviceType: elementType, argumentsType: noArguments, name: name, option: option))
+        let key = ServiceKey(serviceType: elementType, argumentsType: noArguments, name: name, option: option)
+        add(entry, as: elementType, key: key)
         return entry
     }
 }

@@ -23,7 +23,8 @@ extension Container {
     ///   (Resolving `serviceType` again from inside the decorator is the cycle it would be anywhere.)
     /// - **It belongs to the container, by type and name.** A decorator applies to the registration of
     ///   `serviceType` under `name` in this container whether it is made before the decorator or after it, and
-    ///   keeps applying when the registration is replaced. Declared after the registration, it publishes a
+    ///   keeps applying when the registration is replaced (and after ``removeAll()``, which removes registrations,
+    ///   not decorators). Declared after the registration, it publishes a
     ///   decorated copy of it (same factory, scope and callbacks): configure a registration (its scope, its
     ///   callbacks) before decorating it, since the `ServiceEntry` that `register` returned is then no longer the
     ///   one resolved.
