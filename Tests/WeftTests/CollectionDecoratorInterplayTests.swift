@@ -63,6 +63,22 @@ import Weft
         #expect(try parent.require([String: any Plugin].self).mapValues(\.id) == ["a": "parent a", "b": "parent b"])
     }
 
+    @Test func childElementWithAParentsIdTakesItsPlaceInTheChildOnly() throws {
+        let parent = Container()
+        let madeByParent = Counter()
+        parent.contribute(to: [any Plugin].self, id: "audit") { _ in
+            madeByParent.increment()
+            return NamedPlugin("audit")
+        }
+        parent.contribute(to: [any Plugin].self) { _ in NamedPlugin("metrics") }
+        let child = Container(parent: parent)
+        child.contribute(to: [any Plugin].self, id: "audit") { _ in NamedPlugin("fake audit") }
+
+        #expect(try child.require([any Plugin].self).map(\.id) == ["fake audit", "metrics"])
+        #expect(madeByParent.value == 0)
+        #expect(try parent.require([any Plugin].self).map(\.id) == ["audit", "metrics"])
+    }
+
     @Test func scopedElementIsOnePerScope() throws {
         let container = Container()
         container.contribute(to: [any Plugin].self) { _ in NamedPlugin("scoped") }.inObjectScope(.scoped)

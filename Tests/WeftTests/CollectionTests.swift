@@ -116,6 +116,23 @@ import Weft
         #expect(made.value == 0)
     }
 
+    @Test func laterContributionWithTheSameIdReplacesTheElementInItsPlace() throws {
+        let container = Container()
+        let made = Counter()
+        container.contribute(to: [any Plugin].self) { _ in NamedPlugin("first") }
+        container.contribute(to: [any Plugin].self, id: "audit") { _ in
+            made.increment()
+            return NamedPlugin("audit")
+        }
+        .inObjectScope(.container)
+        container.contribute(to: [any Plugin].self) { _ in NamedPlugin("last") }
+        _ = try container.require([any Plugin].self)
+        container.contribute(to: [any Plugin].self, id: "audit") { _ in NamedPlugin("fake audit") }
+
+        #expect(try container.require([any Plugin].self).map(\.id) == ["first", "fake audit", "last"])
+        #expect(made.value == 1)
+    }
+
     @Test func collectionIsMadeAnewButGraphElementsAreSharedInAGraph() throws {
         let container = Container()
         container.contribute(to: [any Plugin].self) { _ in NamedPlugin("graph") }

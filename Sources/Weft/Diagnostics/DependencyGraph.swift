@@ -40,7 +40,7 @@ public struct DependencyGraph: Sendable, Equatable {
         public let forwardedTypes: [String]
         /// The identifiers of the keys of ``forwardedTypes``.
         let forwardedIDs: [ID]
-        /// Whether the node is a collection (see ``Container/contribute(to:name:factory:)``), with an edge to each
+        /// Whether the node is a collection (see ``Container/contribute(to:name:id:factory:)``), with an edge to each
         /// of its elements.
         public let isCollection: Bool
         /// For an element contributed to a collection: the collection and the element's place in it, as paths

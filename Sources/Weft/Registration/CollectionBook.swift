@@ -6,10 +6,11 @@
 /// ``ContributionOption``: it has its own scope, claims, instances and teardown, verification builds it and the
 /// dependency graph draws it, and replacing the registration under that key replaces the element.
 final class CollectionBook: @unchecked Sendable {
-    /// One contribution: the option of its registration's key, and for a map, its key in the map.
+    /// One contribution: the option of its registration's key, and its identity: its key in a map, its `id` in a
+    /// list (nil for a list element without one).
     struct Record {
         let option: ContributionOption
-        let mapKey: AnyHashable?
+        let identity: AnyHashable?
     }
 
     /// The collection's key (its type and name).
@@ -35,22 +36,22 @@ final class CollectionBook: @unchecked Sendable {
         self.level = level
     }
 
-    /// Adds a contribution; for a map, one under a key already contributed here takes the earlier one's place (its
-    /// registration has the same key and replaces the earlier one). Returns the option of its registration.
-    func add(collection: Any.Type, mapKey: (any Hashable & Sendable)?) -> ContributionOption {
-        guard let mapKey else {
+    /// Adds a contribution at `place`; one with the identity of a contribution already made here (a map's key,
+    /// a list's `id`) takes the earlier one's place: its registration has the same key and replaces the earlier
+    /// one. Returns the option of its registration.
+    func add(collection: Any.Type, place: ContributionOption.Place?) -> ContributionOption {
+        guard let place, let identity = place.identity else {
             return lock.withLock {
                 let option = ContributionOption(collection: collection, level: level, place: .position(own.count + 1))
-                own.append(Record(option: option, mapKey: nil))
+                own.append(Record(option: option, identity: nil))
                 return option
             }
         }
-        // A map's key is compared outside the lock: its `==` is user code. Two contributions under one key at once
-        // may both be recorded; they have the same option, and the map makes a key's last record only.
-        let option = ContributionOption(collection: collection, level: level, place: .key(mapKey))
-        let key = AnyHashable(mapKey)
-        if lock.withLock({ own }).contains(where: { $0.mapKey == key }) { return option }
-        lock.withLock { own.append(Record(option: option, mapKey: key)) }
+        // Compared outside the lock: a map key's `==` is user code. Two contributions with one identity at once may
+        // both be recorded; they have the same option, and a collection makes an identity's last record only.
+        let option = ContributionOption(collection: collection, level: level, place: place)
+        if lock.withLock({ own }).contains(where: { $0.identity == identity }) { return option }
+        lock.withLock { own.append(Record(option: option, identity: identity)) }
         return option
     }
 
@@ -71,12 +72,34 @@ final class CollectionBook: @unchecked Sendable {
         return result + lock.withLock { own }
     }
 
-    /// Makes the list: each element from its registration, through `resolver`, in the order of ``records()``.
+    /// Makes the list: each element from its registration, through `resolver`, in the order of ``records()``. An
+    /// element with an `id` contributed again (by a child, or again in one container) is made once, from the last
+    /// contribution, at the place of the first.
     func makeList<Element>(_ resolver: any Resolver, as elementType: Element.Type) throws -> [Element] {
         let container = try Self.container(of: resolver, collection: [Element].self)
-        return try records().map { record in
-            try container.make(Element.self, name: collectionKey.name, option: record.option)
+        let all = records()
+        let last = Self.lastIndices(all)
+        var made: Set<AnyHashable> = []
+        var result: [Element] = []
+        result.reserveCapacity(all.count)
+        for record in all {
+            var option = record.option
+            if let identity = record.identity, let index = last[identity] {
+                guard made.insert(identity).inserted else { continue }
+                option = all[index].option
+            }
+            result.append(try container.make(Element.self, name: collectionKey.name, option: option))
         }
+        return result
+    }
+
+    /// The index of the last record of each identity.
+    private static func lastIndices(_ records: [Record]) -> [AnyHashable: Int] {
+        var last: [AnyHashable: Int] = [:]
+        for (index, record) in records.enumerated() {
+            if let identity = record.identity { last[identity] = index }
+        }
+        return last
     }
 
     /// Makes the map: each element from its registration, through `resolver`. A key contributed by a parent
@@ -84,14 +107,11 @@ final class CollectionBook: @unchecked Sendable {
     func makeMap<Key: Hashable, Value>(_ resolver: any Resolver, as mapType: [Key: Value].Type) throws -> [Key: Value] {
         let container = try Self.container(of: resolver, collection: mapType)
         let all = records()
-        var last: [AnyHashable: Int] = [:]
-        for (index, record) in all.enumerated() {
-            if let mapKey = record.mapKey { last[mapKey] = index }
-        }
+        let last = Self.lastIndices(all)
         var result: [Key: Value] = [:]
         result.reserveCapacity(last.count)
         for (index, record) in all.enumerated() {
-            guard let mapKey = record.mapKey, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
+            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
             result[key] = try container.make(Value.self, name: collectionKey.name, option: record.option)
         }
         return result
@@ -107,14 +127,25 @@ final class CollectionBook: @unchecked Sendable {
 }
 
 /// Tells apart the registrations of a collection's elements (see ``CollectionBook``): the collection and the
-/// element's place in it, a position for a list, a key for a map. Two contributions to a list never share an
-/// option; two to a map under the same key do, so the later replaces the earlier.
+/// element's place in it: a position or an `id` for a list, a key for a map. Two contributions never share an
+/// option, unless one container makes both with the same `id` or map key: the later then replaces the earlier.
 struct ContributionOption: ServiceKeyOption {
     enum Place: Sendable {
         /// The position among its container's contributions to a list, from 1.
         case position(Int)
+        /// The `id` of an element of a list.
+        case id(String)
         /// The key in a map.
         case key(any Hashable & Sendable)
+
+        /// What a later contribution repeats to take this one's place: the `id` or the key; nil for a position.
+        var identity: AnyHashable? {
+            switch self {
+            case .position: return nil
+            case .id(let id): return AnyHashable(id)
+            case .key(let key): return AnyHashable(key)
+            }
+        }
     }
 
     let collection: Any.Type
@@ -129,6 +160,7 @@ struct ContributionOption: ServiceKeyOption {
         if let name { text += "[\"\(name)\"]" }
         switch place {
         case .position(let position): return text + "#\(position)"
+        case .id(let id): return text + "#\(id)"
         case .key(let key): return text + "[\(String(reflecting: key))]"
         }
     }
@@ -137,6 +169,7 @@ struct ContributionOption: ServiceKeyOption {
         let element: String
         switch place {
         case .position(let position): element = "element #\(position)"
+        case .id(let id): element = "element #\(id)"
         case .key(let key): element = "element [\(String(reflecting: key))]"
         }
         return element + " of \(collection)" + (level == 0 ? "" : " (container level \(level))")
@@ -148,6 +181,7 @@ struct ContributionOption: ServiceKeyOption {
         else { return false }
         switch (place, another.place) {
         case (.position(let left), .position(let right)): return left == right
+        case (.id(let left), .id(let right)): return left == right
         case (.key(let left), .key(let right)): return AnyHashable(left) == AnyHashable(right)
         default: return false
         }
@@ -158,6 +192,7 @@ struct ContributionOption: ServiceKeyOption {
         hasher.combine(level)
         switch place {
         case .position(let position): hasher.combine(position)
+        case .id(let id): hasher.combine(id)
         case .key(let key): hasher.combine(AnyHashable(key))
         }
     }

@@ -24,6 +24,11 @@ extension Container {
     /// - **Names.** `name` keeps separate lists of one type: `require([any Plugin].self, name: "admin")`.
     /// - **Empty.** A list nothing was contributed to yet exists once it is declared with
     ///   ``declareCollection(_:name:)``; it then resolves to `[]`.
+    /// - **Replacing an element.** An element contributed with an `id` is replaced by a later contribution with the
+    ///   same `id`, which takes its place in the list: in one container the earlier element's registration is
+    ///   replaced (its kept instance discarded); a child's hides its parent's in the child's list, and only the
+    ///   child's is made. `contribute(to: [any Plugin].self, id: "audit") { _ in FakeAudit() }` in a test
+    ///   replaces the app's `"audit"` plugin.
     /// - **No runtime arguments.** Elements are made without runtime arguments; resolve them from a factory that
     ///   takes arguments, or contribute a `Provider`.
     ///
@@ -32,12 +37,14 @@ extension Container {
     /// - Parameters:
     ///   - collectionType: The list, e.g. `[any Plugin].self`.
     ///   - name: Tells apart lists of the same type.
+    ///   - id: Names the element, so that a later contribution with the same `id` replaces it (see above).
     ///   - factory: Makes the element.
     /// - Returns: The element's registration, to set its scope and callbacks.
     @discardableResult
     public func contribute<Element>(
         to collectionType: [Element].Type,
         name: String? = nil,
+        id: String? = nil,
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
         let book = collectionBook(collectionType, name: name) { book in
@@ -46,7 +53,7 @@ extension Container {
                 plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
                 objectScope: .transient)
         }
-        let option = book.add(collection: collectionType, mapKey: nil)
+        let option = book.add(collection: collectionType, place: id.map { .id($0) })
         return addContribution(Element.self, name: name, option: option, factory: factory)
     }
 
@@ -61,7 +68,7 @@ extension Container {
     /// let handlers = try container.require([String: any Handler].self)   // ["users": ..., "orders": ...]
     /// ```
     ///
-    /// Maps follow the rules of lists (see ``contribute(to:name:factory:)``), and one of their own for keys:
+    /// Maps follow the rules of lists (see ``contribute(to:name:id:factory:)``), and one of their own for keys:
     /// **a later contribution under the same key replaces the earlier one**, as a later registration replaces an
     /// earlier one with the same key. In one container the earlier element's registration is replaced (its kept
     /// instance discarded); a child's element under a key its parent also contributes hides the parent's in the
@@ -86,7 +93,7 @@ extension Container {
                 plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
                 objectScope: .transient)
         }
-        let option = book.add(collection: collectionType, mapKey: key)
+        let option = book.add(collection: collectionType, place: .key(key))
         return addContribution(Value.self, name: name, option: option, factory: factory)
     }
 
