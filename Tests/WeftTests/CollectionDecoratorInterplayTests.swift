@@ -154,6 +154,18 @@ import Weft
         #expect(problem.pathDescription == "Plugin -> Clock")
     }
 
+    @Test func verifyReportsAMissingDependencyOfADecoratorOfAnAutoregisteredService() throws {
+        let container = Container()
+        container.autoregister(Audit.self, initializer: Audit.init)
+        container.decorate(Audit.self) { r, inner in
+            _ = try r.require(Clock.self)
+            return inner
+        }
+
+        let problem = try #require(container.verificationReport().problems(ofKind: .missingRegistration).first)
+        #expect(problem.message == "Audit needs Clock, which is not registered.")
+    }
+
     @Test func verifyPassesForACompleteCollectionAndDecorator() throws {
         let container = Container()
         container.register(Log.self) { _ in Log() }.inObjectScope(.container)
