@@ -29,8 +29,9 @@ extension Container {
     ///   replaced (its kept instance discarded); a child's hides its parent's in the child's list, and only the
     ///   child's is made. `contribute(to: [any Plugin].self, id: "audit") { _ in FakeAudit() }` in a test
     ///   replaces the app's `"audit"` plugin.
-    /// - **No runtime arguments.** Elements are made without runtime arguments; resolve them from a factory that
-    ///   takes arguments, or contribute a `Provider`.
+    /// - **Synchronous factories, no runtime arguments.** Elements are made by synchronous factories without
+    ///   runtime arguments (an element may resolve a `.container` service an async factory made, as any
+    ///   synchronous factory may); the list itself resolves from async code too.
     ///
     /// Registering `[Element]` under the same name with `register` replaces the list with that registration.
     ///
