@@ -1,8 +1,8 @@
 // weft-demo: runs every scenario of the seed documents (Swinject's "Injection Patterns" and
 // "Circular Dependencies" pages, Resolver's "Cyclic Dependencies" page, ZIKRouter's "Circular
 // Dependency" page) with Weft, and says in plain words what got wired to what; then verifies a broken
-// container and shows async factories and per-request scopes. `weft-demo graph [--dot | --mermaid]`
-// prints the dependency graph of a small shop app instead.
+// container and shows async factories, per-request scopes, a plugin collection and a decorator.
+// `weft-demo graph [--dot | --mermaid]` prints the dependency graph of a small shop app instead.
 //
 // Each section lives in its own file; this file runs them in order and holds the small printing
 // helpers they share.
@@ -25,6 +25,7 @@ if commandLine.first == "graph" {
         try runZIKRouterDemo()
         try runVerificationDemo()
         try await runAsyncScopesDemo()
+        try runCollectionsAndDecoratorsDemo()
         print("")
         print("Done: every scenario ran as described.")
     } catch {

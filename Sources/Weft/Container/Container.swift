@@ -69,6 +69,9 @@ public final class Container: @unchecked Sendable {
     /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; empty arrays
     /// until first needed, which cost no allocation. Guarded by `lock`.
     @exclusivity(unchecked) var lifetime = LifetimeRecord()
+    /// Decorators and collections declared in this container (see `Container+Decorators.swift` and
+    /// `Container+Collections.swift`); nil until the first, so that other containers pay one word. Guarded by `lock`.
+    @exclusivity(unchecked) var compositions: CompositionTable?
 
     init(
         parent: Container? = nil,
@@ -120,7 +123,10 @@ public final class Container: @unchecked Sendable {
 
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
     public func removeAll() {
-        let (removed, reference) = lock.withLock { (services.removeAll(), sharedReference) }
+        let (removed, reference) = lock.withLock {
+            compositions?.removeCollections()
+            return (services.removeAll(), sharedReference)
+        }
         weft_registry_changed()
         // Each once: a registration stored under several keys is listed once per key. One forwarded here from
         // another container may still be in that one's registry.
@@ -192,6 +198,8 @@ public final class Container: @unchecked Sendable {
             weft_registering_scopes_add(1)
         }
         let reference = referenceLocked()
+        // A new registration is decorated before anyone can see it (see `CompositionTable`).
+        if entry.owner == nil, let compositions { compositions.decorate(entry, key: key) }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
@@ -267,6 +275,11 @@ public final class Container: @unchecked Sendable {
             container = current.parent
         }
         return nil
+    }
+
+    /// The registration stored under `key` in this container itself (not in a parent), if any.
+    func ownEntry(for key: ServiceKey) -> _ServiceEntryBase? {
+        lock.withLock { services[key] }
     }
 
     /// Whether registrations were added to this container itself (not to a parent) and are still there.

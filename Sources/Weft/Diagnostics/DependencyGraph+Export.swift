@@ -160,6 +160,9 @@ extension DependencyGraph.Node {
         case .autoregistered: lines.append("." + (scope ?? "?") + ", autoregistered")
         case .missing: lines.append("not registered")
         }
+        if isCollection { lines.append("collection") }
+        if collectionElement != nil { lines.append("element: " + serviceType) }
+        if decoratorCount > 0 { lines.append(decoratorCount == 1 ? "decorated" : "decorated \(decoratorCount) times") }
         if !argumentTypes.isEmpty { lines.append("arguments: (" + argumentTypes.joined(separator: ", ") + ")") }
         if !forwardedTypes.isEmpty { lines.append("also: " + forwardedTypes.joined(separator: ", ")) }
         return lines

@@ -40,9 +40,20 @@ public struct DependencyGraph: Sendable, Equatable {
         public let forwardedTypes: [String]
         /// The identifiers of the keys of ``forwardedTypes``.
         let forwardedIDs: [ID]
+        /// Whether the node is a collection (see ``Container/contribute(to:name:id:factory:)``), with an edge to each
+        /// of its elements.
+        public let isCollection: Bool
+        /// For an element contributed to a collection: the collection and the element's place in it, as paths
+        /// write it, e.g. `Array<any Plugin>#1` or `Dictionary<String, any Handler>["users"]`; nil otherwise.
+        public let collectionElement: String?
+        /// How many decorators wrap the service's factory (see ``Container/decorate(_:name:decorator:)``); their
+        /// dependencies are the node's.
+        public let decoratorCount: Int
 
-        /// The node as resolution paths write it: `Engine`, or `Engine["v8"]` for a named registration.
+        /// The node as resolution paths write it: `Engine`, or `Engine["v8"]` for a named registration, or the
+        /// element's place for an element of a collection (``collectionElement``).
         public var label: String {
+            if let collectionElement { return collectionElement }
             guard let name else { return serviceType }
             return serviceType + "[\"\(name)\"]"
         }
@@ -139,7 +150,9 @@ extension DependencyGraph.Node {
         key: ServiceKey,
         scope: String?,
         registration: Registration,
-        forwarded: [ServiceKey] = []
+        forwarded: [ServiceKey] = [],
+        isCollection: Bool = false,
+        decoratorCount: Int = 0
     ) {
         id = Self.identifier(of: key)
         serviceType = String(describing: key.serviceType)
@@ -149,6 +162,9 @@ extension DependencyGraph.Node {
         self.registration = registration
         forwardedTypes = forwarded.map(\.pathComponent)
         forwardedIDs = forwarded.map(Self.identifier(of:))
+        self.isCollection = isCollection
+        collectionElement = key.hasOption && key.option is ContributionOption ? key.pathComponent : nil
+        self.decoratorCount = decoratorCount
     }
 
     /// The identifier of `key`: unique, because it writes the type with its module and enclosing types.

@@ -54,7 +54,9 @@ extension Verification {
                     key: node.key,
                     scope: node.scopeName,
                     registration: node.declared == nil ? .factory : .autoregistered,
-                    forwarded: node.forwarded
+                    forwarded: node.forwarded,
+                    isCollection: node.entry.isCollection,
+                    decoratorCount: node.entry.decoratorCount
                 )
             }
             var missingIDs: Set<String> = []

@@ -134,11 +134,11 @@ final class Verification {
     }
 
     /// The closure registrations to build: those without runtime arguments. The others are listed as not
-    /// checked.
+    /// checked. An autoregistered service is built only when decorated: its decorators' dependencies are found so.
     private func buildableNodes() -> [Int] {
         nodes.indices.filter { index in
             let key = nodes[index].key
-            guard nodes[index].declared == nil else { return false }
+            guard nodes[index].declared == nil || nodes[index].entry.decoratorCount > 0 else { return false }
             guard key.argumentsType != noArguments else { return true }
             let arguments = key.argumentTypeNames.joined(separator: ", ")
             unchecked.append(

@@ -9,8 +9,9 @@ import WeftAtomics
 ///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
 /// ```
 public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
-    /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil).
-    let plainFactory: (any Resolver) throws -> Service
+    /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil). Set before
+    /// the registration is published (decorators wrap it then, see `ServiceEntry+Decoration.swift`), never after.
+    @exclusivity(unchecked) var plainFactory: (any Resolver) throws -> Service
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: ErasedFactory?
     var isPlain: Bool { erasedFactory == nil }

@@ -60,6 +60,12 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// The factory of a registration made with an `async` closure (an ``AsyncFactory``); nil for a
     /// synchronous one. Set before the entry is published, never changed afterwards.
     @exclusivity(unchecked) var asyncFactory: AsyncFactory?
+    /// How many decorators wrap the factory (see `ServiceEntry+Decoration.swift`). Set before the entry is
+    /// published, never changed afterwards.
+    @exclusivity(unchecked) var decoratorCount = 0
+    /// Whether this is the registration of a collection (see `Container+Collections.swift`). Set before the entry
+    /// is published, never changed afterwards.
+    @exclusivity(unchecked) var isCollection = false
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
     @exclusivity(unchecked) var runsOnMainActor = false
     /// Whether this is a scope's own copy of a `.scoped` registration of one of its parents (see

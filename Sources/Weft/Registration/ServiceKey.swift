@@ -80,6 +80,8 @@ extension ServiceKey {
 
     /// How this key reads in a resolution path: `Engine`, or `Engine["v8"]` for a named registration.
     var pathComponent: String {
+        // An element of a collection reads as its place in the collection: `Array<any Plugin>#2`.
+        if hasOption, let contribution = option as? ContributionOption { return contribution.label(name: name) }
         let text = String(describing: serviceType)
         guard let name else { return text }
         return text + "[\"\(name)\"]"

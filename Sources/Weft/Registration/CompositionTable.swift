@@ -1,0 +1,103 @@
+/// What one container keeps for the registrations that are composed of others: its decorators, by the key of the
+/// service they decorate, and its collections, by the key of the collection. Made on the first `decorate` or
+/// `contribute`, so that a container that uses neither holds nil; guarded by its container's lock.
+///
+/// Nothing here runs on the resolve path. Decorators wrap factories when a registration is published (here, from
+/// ``Container/add(_:as:key:)``, for a registration made after the decorator, or from
+/// ``Container/decorate(_:name:decorator:)`` for one made before), and a collection is a registration whose
+/// factory resolves the elements its ``CollectionBook``s list: resolving a decorated service or a collection takes
+/// the engine's ordinary path.
+final class CompositionTable {
+    /// The decorators of each service key, in declaration order: ``Decorator`` instances of the key's type.
+    private var decorators: [ServiceKey: [AnyObject]] = [:]
+    /// The contributions made in this container to each collection, by the collection's key.
+    private var books: [ServiceKey: CollectionBook] = [:]
+
+    // MARK: Decorators
+
+    /// Adds `decorator` to those of `key`; returns all of them, in declaration order.
+    func addDecorator(_ decorator: AnyObject, for key: ServiceKey) -> [AnyObject] {
+        decorators[key, default: []].append(decorator)
+        return decorators[key] ?? []
+    }
+
+    /// Wraps the factory of `entry`, a new registration about to be published under `key`, in this container's
+    /// decorators of `key`. Only a registration made for the key's own type without runtime arguments is
+    /// decorated (see ``Container/decorate(_:name:decorator:)``); one already decorated (a decorated copy the
+    /// container made itself) is left as it is. Wrapping runs no user code: the container's lock may be held.
+    func decorate<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
+        guard !decorators.isEmpty, entry.decoratorCount == 0, !key.hasOption,
+            key.serviceType == Service.self, key.argumentsType == noArguments,
+            let found = decorators[key]
+        else { return }
+        entry.wrapFactory(in: found.compactMap { $0 as? Decorator<Service> })
+    }
+
+    // MARK: Collections
+
+    /// The book of the collection `key` in this container, if something was contributed to it here.
+    func book(for key: ServiceKey) -> CollectionBook? {
+        books[key]
+    }
+
+    /// Keeps `book` as this container's book of the collection `key`.
+    func setBook(_ book: CollectionBook, for key: ServiceKey) {
+        books[key] = book
+    }
+
+    /// Forgets every collection (``Container/removeAll()`` removes their registrations).
+    func removeCollections() {
+        books = [:]
+    }
+}
+
+/// One decorator of `Service`, as ``Container/decorate(_:name:decorator:)`` received it.
+final class Decorator<Service>: @unchecked Sendable {
+    let decorate: (any Resolver, Service) throws -> Service
+
+    init(_ decorate: @escaping (any Resolver, Service) throws -> Service) {
+        self.decorate = decorate
+    }
+}
+
+extension ServiceEntry {
+    /// Wraps the factory of this registration, not yet published, in `decorators`: the first one declared
+    /// receives what the factory made, each later one what the one before returned. The decorated instance is
+    /// what the factory returns, so it is what the scope keeps and what `initCompleted` callbacks receive.
+    ///
+    /// A registration whose factory takes runtime arguments keeps it; an `async` registration gets its async
+    /// factory wrapped too, the decorators running synchronously after it.
+    func wrapFactory(in decorators: [Decorator<Service>]) {
+        guard isPlain, !decorators.isEmpty else { return }
+        let inner = plainFactory
+        plainFactory = { resolver in
+            var instance = try inner(resolver)
+            for decorator in decorators {
+                instance = try decorator.decorate(resolver, instance)
+            }
+            return instance
+        }
+        if let typed = asyncFactory as? TypedAsyncFactory<Service> {
+            asyncFactory = TypedAsyncFactory { resolver in
+                var instance = try await typed.typed(resolver)
+                for decorator in decorators {
+                    instance = try decorator.decorate(resolver.container, instance)
+                }
+                return instance
+            }
+        }
+        decoratorCount += decorators.count
+    }
+
+    /// A copy of this registration (factory, scope, callbacks) with its factory wrapped in `decorators`, for its
+    /// container or a child to publish in its place; nil when it cannot be decorated (its factory takes runtime
+    /// arguments).
+    func decoratedCopy(with decorators: [Decorator<Service>]) -> ServiceEntry<Service>? {
+        guard isPlain else { return nil }
+        let copy = copy(scope: nil)
+        copy.decoratorCount = decoratorCount
+        copy.isCollection = isCollection
+        copy.wrapFactory(in: decorators)
+        return copy
+    }
+}

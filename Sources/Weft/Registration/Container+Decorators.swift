@@ -1,0 +1,84 @@
+extension Container {
+    /// Wraps every instance of `serviceType` (under `name`) that this container makes in what `decorator`
+    /// returns, without touching the service's registration.
+    ///
+    /// ```swift
+    /// container.register(Repository.self) { _ in SQLRepository() }.inObjectScope(.container)
+    /// container.decorate(Repository.self) { r, inner in
+    ///     LoggingRepository(inner, log: try r.require(Log.self))
+    /// }
+    /// let repository = try container.require(Repository.self)   // a LoggingRepository around the SQLRepository
+    /// ```
+    ///
+    /// The rules:
+    ///
+    /// - **Every resolution, in declaration order.** Decorators of one service apply one around the other: the
+    ///   first declared receives what the factory made, the next what the first returned.
+    /// - **The scope keeps the decorated instance.** A decorator runs when the factory runs: a `.container`
+    ///   singleton is decorated once and the decorated instance is kept and handed out; a `.transient` service is
+    ///   decorated on every resolve. `initCompleted` callbacks receive the decorated instance.
+    /// - **Dependencies.** The decorator resolves what it needs through `r`, in the same object graph as the
+    ///   service; `verify()` reports what it needs and is missing, and the dependency graph draws its
+    ///   dependencies as the service's. Needing the decorated service itself is not a cycle: that is `inner`.
+    ///   (Resolving `serviceType` again from inside the decorator is the cycle it would be anywhere.)
+    /// - **It belongs to the container, by type and name.** A decorator applies to the registration of
+    ///   `serviceType` under `name` in this container whether it is made before the decorator or after it, and
+    ///   keeps applying when the registration is replaced (and after ``removeAll()``, which removes registrations,
+    ///   not decorators). Declared after the registration, it publishes a
+    ///   decorated copy of it (same factory, scope and callbacks): configure a registration (its scope, its
+    ///   callbacks) before decorating it, since the `ServiceEntry` that `register` returned is then no longer the
+    ///   one resolved.
+    /// - **In a child container**, decorating a service that only a parent registers gives the child a
+    ///   decorated copy of the parent's registration, with its own instances (a parent's `.container` singleton
+    ///   and the child's decorated one are different instances); the parent's resolves are not decorated. The
+    ///   parent's own decorators come first. A parent's registration made after the child's decorator is not
+    ///   decorated for the child.
+    /// - **What is not decorated:** registrations whose factory takes runtime arguments, and types that resolve
+    ///   through another type's registration (`implements`, `forward`): decorate the registered type.
+    ///   An `async` registration is decorated after its async factory returns, the decorator resolving its
+    ///   dependencies synchronously.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service to decorate, as it is registered.
+    ///   - name: The registration name of the service to decorate.
+    ///   - decorator: Receives a resolver and the instance the factory (or the previous decorator) made, and
+    ///     returns the instance to use instead; it may throw, and the resolve then fails as if the factory had.
+    public func decorate<Service>(
+        _ serviceType: Service.Type,
+        name: String? = nil,
+        decorator: @escaping (any Resolver, Service) throws -> Service
+    ) {
+        let key = ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name)
+        let added = Decorator(decorator)
+        let all = lock.withLock {
+            let table = compositions ?? CompositionTable()
+            compositions = table
+            return table.addDecorator(added, for: key)
+        }
+        // The registrations made from now on are decorated as they are added; one made before is replaced by a
+        // decorated copy, outside the lock (adding it takes the lock and tells the behaviors).
+        if let own = ownEntry(for: key) {
+            guard let entry = own as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
+                return
+            }
+            add(copy, as: serviceType, key: key)
+        } else if let inherited = parent?.entry(for: key) as? ServiceEntry<Service>, !inherited.isScopeCopy {
+            let decorators = all.compactMap { $0 as? Decorator<Service> }
+            guard let copy = inherited.decoratedCopy(with: decorators) else { return }
+            add(copy, as: serviceType, key: key)
+        }
+    }
+
+    /// Wraps every instance of the type the decorator returns that this container makes; the same as
+    /// ``decorate(_:name:decorator:)`` with the type inferred.
+    ///
+    /// ```swift
+    /// container.decorate { (r, inner: any Repository) in LoggingRepository(inner) }
+    /// ```
+    public func decorate<Service>(
+        name: String? = nil,
+        decorator: @escaping (any Resolver, Service) throws -> Service
+    ) {
+        decorate(Service.self, name: name, decorator: decorator)
+    }
+}
