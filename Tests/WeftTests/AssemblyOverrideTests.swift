@@ -109,4 +109,50 @@ import Weft
         try container.verify()
         #expect(try container.require(Feed.self).network.name == "fake")
     }
+
+    protocol Plugin: AnyObject { var label: String { get } }
+    final class NamedPlugin: Plugin {
+        let label: String
+        init(_ label: String) { self.label = label }
+    }
+
+    struct PluginAssembly: Assembly {
+        func assemble(container: Container) {
+            container.contribute(to: [any Plugin].self, id: "audit") { _ in NamedPlugin("audit") }
+            container.contribute(to: [any Plugin].self, id: "metrics") { _ in NamedPlugin("metrics") }
+            container.contribute(to: [String: any Plugin].self, key: "users") { _ in NamedPlugin("users") }
+        }
+    }
+
+    struct QuietMetricsAssembly: Assembly {
+        func assemble(container: Container) {
+            container.contribute(to: [any Plugin].self, id: "metrics") { _ in NamedPlugin("quiet metrics") }
+            container.contribute(to: [String: any Plugin].self, key: "users") { _ in NamedPlugin("fake users") }
+        }
+    }
+
+    @Test func overrideReplacesACollectionElementInItsPlace() throws {
+        let assembler = Assembler([PluginAssembly()], overriddenBy: [QuietMetricsAssembly()])
+        let plugins = try assembler.resolver.require([any Plugin].self)
+        #expect(plugins.map(\.label) == ["audit", "quiet metrics"])
+        let map = try assembler.resolver.require([String: any Plugin].self)
+        #expect(map.mapValues(\.label) == ["users": "fake users"])
+    }
+
+    struct LoggingNetworkAssembly: Assembly {
+        final class Logged: Network {
+            let inner: any Network
+            init(_ inner: any Network) { self.inner = inner }
+            var name: String { "logged \(inner.name)" }
+        }
+        func assemble(container: Container) {
+            container.decorate((any Network).self) { _, inner in Logged(inner) }
+        }
+    }
+
+    @Test func aDecoratorOfTheAssembliesAlsoWrapsTheOverride() throws {
+        let assembler = Assembler(
+            [NetworkAssembly(), LoggingNetworkAssembly()], overriddenBy: [FakeNetworkAssembly()])
+        #expect(try assembler.resolver.require((any Network).self).name == "logged fake")
+    }
 }
