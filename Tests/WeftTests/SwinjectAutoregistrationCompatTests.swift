@@ -159,6 +159,15 @@ import Weft
         #expect(needed.sorted() == ["Cache", "Logger"])
     }
 
+    @Test func verifyLeavesOutAProtocolArgumentDeclaredWithTheParametersType() throws {
+        let container = Container()
+        container.autoregister(Shelf.self, arguments: (any Titled).self, String.self, initializer: Shelf.init)
+
+        #expect(container.verificationReport().isValid)
+        let shelf = try container.require(Shelf.self, arguments: Book(title: "Emma") as any Titled, "note")
+        #expect(shelf.item.title == "Emma")
+    }
+
     // MARK: The ~> operator
 
     final class Engine {}
