@@ -11,7 +11,7 @@
 /// let model = try container.require(UserViewModel.self, argument: "42")   // api and cache resolved
 /// ```
 ///
-/// The rule (see ``ArgumentMatch``): a parameter receives an argument whose value can be cast to the
+/// The rule: a parameter receives an argument whose value can be cast to the
 /// parameter's type: the same type, its optional, a superclass or a protocol it conforms to. If several
 /// arguments fit one type, the parameters of that type take them in order. The registration is keyed by the
 /// argument types, so it is resolved as any registration with arguments is: `resolve(_:argument:)`,
