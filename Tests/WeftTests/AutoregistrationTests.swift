@@ -2,7 +2,7 @@ import Testing
 import Weft
 
 /// `autoregister`: a service made by its initializer, each parameter resolved by its type; any number of
-/// parameters, runtime arguments first, and the same configuration chain as `register`.
+/// parameters, runtime arguments matched to parameters by type, and the same configuration chain as `register`.
 @Suite struct AutoregistrationTests {
     protocol ParentProtocol: AnyObject {
         var child: Child { get }
@@ -184,7 +184,7 @@ import Weft
 
     // MARK: Runtime arguments
 
-    @Test func oneRuntimeArgumentIsTheInitializersFirstParameter() throws {
+    @Test func oneRuntimeArgumentGoesToTheParameterOfItsType() throws {
         let container = Container()
         container.autoregister(Logger.self, initializer: Logger.init)
         container.autoregister(Greeter.self, argument: String.self, initializer: Greeter.init)
@@ -194,7 +194,7 @@ import Weft
         #expect(container.resolve(Greeter.self) == nil)
     }
 
-    @Test func twoAndThreeRuntimeArgumentsAreTheInitializersFirstParameters() throws {
+    @Test func twoAndThreeRuntimeArgumentsGoToTheParametersOfTheirTypes() throws {
         let container = Container()
         container.autoregister(Logger.self, initializer: Logger.init)
         container.autoregister(Route.self, name: "three", arguments: String.self, Int.self, Bool.self) {

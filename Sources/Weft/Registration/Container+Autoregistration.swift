@@ -16,8 +16,9 @@
 ///   each use. A `Provider` never holds on to an instance, so it is the way for a singleton to use a
 ///   shorter-lived service without making it a captive dependency.
 ///
-/// Runtime arguments, one to three, are the initializer's first parameters
-/// (``autoregister(_:name:argument:initializer:)``); its other parameters are resolved.
+/// Runtime arguments, any number of them, go to the parameters of their types wherever these appear in the
+/// initializer, as in SwinjectAutoregistration (``autoregister(_:name:argument:initializer:)``); its other
+/// parameters are resolved.
 ///
 /// ``Container/verify(strict:)`` checks an autoregistered service from these declared dependencies,
 /// without calling the initializer.
@@ -73,102 +74,8 @@ extension Container {
         autoregister(Service.self, name: name, initializer: initializer)
     }
 
-    /// Registers `serviceType`, made by `initializer` from one runtime argument, its first parameter, and
-    /// dependencies resolved by their types.
-    ///
-    /// ```swift
-    /// final class UserViewModel {
-    ///     init(userID: String, api: API) { ... }
-    /// }
-    ///
-    /// container.autoregister(UserViewModel.self, argument: String.self, initializer: UserViewModel.init)
-    /// let model = try container.require(UserViewModel.self, argument: "42")
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The type to register.
-    ///   - name: Tells apart registrations of the same type and argument types.
-    ///   - argument: The type of the runtime argument: the initializer's first parameter.
-    ///   - initializer: Makes the instance; the parameters after the argument are resolved from the container.
-    /// - Returns: The registration.
-    @discardableResult
-    public func autoregister<Service, Argument, each Dependency>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        argument: Argument.Type,
-        initializer: @escaping (Argument, repeat each Dependency) throws -> Service
-    ) -> ServiceEntry<Service> {
-        autoregister(serviceType, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self)) {
-            (resolver: any Resolver, argument: Argument) in
-            try initializer(argument, repeat resolver.require((each Dependency).self))
-        }
-    }
-
-    /// Registers `serviceType`, made by `initializer` from two runtime arguments, its first two parameters,
-    /// and dependencies resolved by their types.
-    ///
-    /// ```swift
-    /// final class Route {
-    ///     init(path: String, id: Int, router: Router) { ... }
-    /// }
-    ///
-    /// container.autoregister(Route.self, arguments: String.self, Int.self, initializer: Route.init)
-    /// let route = try container.require(Route.self, arguments: "/users", 42)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The type to register.
-    ///   - name: Tells apart registrations of the same type and argument types.
-    ///   - first: The type of the first runtime argument: the initializer's first parameter.
-    ///   - second: The type of the second runtime argument: its second parameter.
-    ///   - initializer: Makes the instance; the parameters after the arguments are resolved from the container.
-    /// - Returns: The registration.
-    @discardableResult
-    public func autoregister<Service, First, Second, each Dependency>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        arguments first: First.Type,
-        _ second: Second.Type,
-        initializer: @escaping (First, Second, repeat each Dependency) throws -> Service
-    ) -> ServiceEntry<Service> {
-        autoregister(serviceType, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self)) {
-            (resolver: any Resolver, first: First, second: Second) in
-            try initializer(first, second, repeat resolver.require((each Dependency).self))
-        }
-    }
-
-    /// Registers `serviceType`, made by `initializer` from three runtime arguments, its first three
-    /// parameters, and dependencies resolved by their types.
-    ///
-    /// ```swift
-    /// container.autoregister(Cell.self, arguments: Int.self, Int.self, String.self, initializer: Cell.init)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The type to register.
-    ///   - name: Tells apart registrations of the same type and argument types.
-    ///   - first: The type of the first runtime argument: the initializer's first parameter.
-    ///   - second: The type of the second runtime argument: its second parameter.
-    ///   - third: The type of the third runtime argument: its third parameter.
-    ///   - initializer: Makes the instance; the parameters after the arguments are resolved from the container.
-    /// - Returns: The registration.
-    @discardableResult
-    public func autoregister<Service, First, Second, Third, each Dependency>(
-        _ serviceType: Service.Type,
-        name: String? = nil,
-        arguments first: First.Type,
-        _ second: Second.Type,
-        _ third: Third.Type,
-        initializer: @escaping (First, Second, Third, repeat each Dependency) throws -> Service
-    ) -> ServiceEntry<Service> {
-        autoregister(serviceType, name: name, dependencies: DeclaredDependency.list(repeat (each Dependency).self)) {
-            (resolver: any Resolver, first: First, second: Second, third: Third) in
-            try initializer(first, second, third, repeat resolver.require((each Dependency).self))
-        }
-    }
-
     /// Registers a factory taking runtime arguments, with the dependencies its initializer declares.
-    private func autoregister<Service, each Argument>(
+    func autoregister<Service, each Argument>(
         _ serviceType: Service.Type,
         name: String?,
         dependencies: [DeclaredDependency],
@@ -178,7 +85,7 @@ extension Container {
     }
 
     /// Records the declared dependencies on `entry`, then adds it (so no reader sees it without them).
-    private func publish<Service>(
+    func publish<Service>(
         _ entry: ServiceEntry<Service>,
         name: String?,
         dependencies: [DeclaredDependency]
