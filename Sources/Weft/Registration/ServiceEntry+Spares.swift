@@ -39,8 +39,31 @@ extension ServiceEntry {
         let typed = typedShared
         typedShared = nil
         copyingScope = nil
+        if spareSlot == nil {
+            spareSlot = releasedSlot
+        } else {
+            releasedSlot?.deallocate()
+        }
+        releasedSlot = nil
         Self.free(typed)
         return !claimed
+    }
+
+    /// Releases the instance of this copy, whose scope ends, as `discardInstance()` does, keeping the memory of
+    /// its typed slot in ``releasedSlot`` (unless a slot is kept there already) for the copy's next scope.
+    func endScoped() {
+        lock.lock()
+        // As `discardInstance()` does: an instance still being built for the ending scope is not kept.
+        buildClaim.markStale()
+        let typed = typedShared
+        typedShared = nil
+        let keep = typed != nil && releasedSlot == nil
+        if keep { releasedSlot = typed }
+        lock.unlock()
+        // Released outside the lock: a deinit may call back into the container.
+        guard let typed else { return }
+        typed.deinitialize(count: 1)
+        if !keep { typed.deallocate() }
     }
 
     /// Keeps `copy`, whose scope is gone, as a spare unless enough are kept, the registration was retired or

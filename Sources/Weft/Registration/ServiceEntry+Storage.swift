@@ -51,17 +51,21 @@ extension ServiceEntry {
     }
 
     /// ``storeShared(_:erased:inGraph:)`` for a scope's copy, which keeps its instance in its typed slot alone
-    /// (see `lockWithStorage()`), made before the lock. The copy remembers how its instances are torn down (in
-    /// ``knownTeardown``, read under the lock the store takes anyway): it is reused by later scopes (see
-    /// `ServiceEntry+Spares.swift`), so its original is asked once per copy rather than once per scope.
+    /// (see `lockWithStorage()`), in the memory its last scope left (``spareSlot``) when there is some. The copy
+    /// remembers how its instances are torn down (in ``knownTeardown``, read under the lock the store takes
+    /// anyway): it is reused by later scopes (see `ServiceEntry+Spares.swift`), so its original is asked once per
+    /// copy rather than once per scope.
     func storeScoped(_ instance: Service, erased: Any) -> Bool {
-        let copy = Self.typedCopy(of: instance)
         let type = ObjectIdentifier(Swift.type(of: erased))
         lock.lock()
-        var dropped: UnsafeMutablePointer<Service>? = copy
+        var dropped: UnsafeMutablePointer<Service>?
         if !buildClaim.stale {
+            // Allocating and copying the instance in (a retain) run no user code: both may happen under the lock.
+            let slot = spareSlot ?? .allocate(capacity: 1)
+            spareSlot = nil
+            slot.initialize(to: instance)
             dropped = typedShared
-            typedShared = copy
+            typedShared = slot
         }
         var kind: TeardownKind?
         if let knownTeardown, knownTeardown.type == type { kind = knownTeardown.kind }

@@ -40,6 +40,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     @usableFromInline @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
+    /// For a scope's copy: memory for ``typedShared``, uninitialised, left by the copy's last scope, so that the
+    /// next scope's instance is kept without an allocation (see ``storeScoped(_:erased:)``).
+    @exclusivity(unchecked) var spareSlot: UnsafeMutablePointer<Service>?
+    /// For a scope's copy: the slot whose instance its scope released when it ended (see
+    /// ``endScopedInstance()``), to become ``spareSlot`` when the copy is reused. Read only then, when nothing
+    /// else refers to the copy.
+    @exclusivity(unchecked) var releasedSlot: UnsafeMutablePointer<Service>?
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
@@ -234,6 +241,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     deinit {
         Self.free(typedShared)
+        spareSlot?.deallocate()
+        releasedSlot?.deallocate()
     }
 
     override func discardInstance() {
@@ -343,6 +352,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func emptiedForReuse() -> Bool {
         emptyForReuse()
+    }
+
+    override func endScopedInstance() {
+        endScoped()
     }
 
     override func dropSpares() {

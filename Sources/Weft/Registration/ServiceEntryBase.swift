@@ -159,6 +159,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
     /// scope never finished still claims it).
     func emptiedForReuse() -> Bool { abstract() }
+    /// Releases the instance of this scope's copy, whose scope ends, keeping the memory of its typed slot for the
+    /// copy's next scope.
+    func endScopedInstance() { abstract() }
     /// Releases the spare copies this registration keeps (see ``recycle(_:)``).
     func dropSpares() { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets

@@ -90,7 +90,7 @@ extension Container {
     func finishEnd() {
         // Read without the lock: a scope's copies are added only while it has not ended (see `scopeCopy`), and it
         // has, under the lock, in `beginEnd()`; they are given back only when it is released, after this.
-        lifetime.copies.forEachCopy { $0.discardInstance() }
+        lifetime.copies.forEachCopy { $0.endScopedInstance() }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()
