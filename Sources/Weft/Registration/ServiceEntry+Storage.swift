@@ -21,6 +21,22 @@ extension ServiceEntry {
         return try orElse()
     }
 
+    /// Takes the claim of this scope's copy for `state`, building in `graph`, when the copy holds no instance and
+    /// nobody builds it: what ``claim(by:graph:policy:coordinated:)`` does then, without the answers of the other
+    /// cases (the caller takes the general way for those). The caller has just checked the original's discards
+    /// (``completeSharedInstance(for:found:orElse:)``); one made since is noticed when the instance is next used.
+    @inline(__always)
+    func claimEmptyScopeCopy(by state: ResolutionState, graph: GraphIdentifier) -> Bool {
+        lock.lock()
+        guard typedShared == nil, !buildClaim.isHeld else {
+            lock.unlock()
+            return false
+        }
+        buildClaim.take(by: state, graph: graph)
+        lock.unlock()
+        return true
+    }
+
     /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
     /// `.container`, under one lock so that both are seen together. Returns false when the instance belongs to a
     /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).

@@ -9,7 +9,8 @@ import WeftAtomics
 /// the graph is completed record by record. This path does the steps that have an effect for a scope's copy
 /// made at depth 0, in the same order:
 ///
-/// - begin a new private graph (as `begin(_:graph:)` does) and claim the copy, as `acquire` does;
+/// - begin a new private graph (as `begin(_:graph:)` does) and claim the copy, as `acquire` does when the copy
+///   is empty and free (its original's discards were checked a moment before, when its typed slot was read);
 /// - push the frame and the shared build (what the factory resolves is checked for captive dependencies), and
 ///   call the factory;
 /// - store the instance (`storeShared`, which hands it to the scope, or refuses it when the scope ended
@@ -31,10 +32,10 @@ extension Container {
         let fields = state.fields
         let entry = found.entry
         let graph = GraphIdentifier(id: state.nextGraphID())
-        let claim = entry._withUnsafeGuaranteedRef {
-            $0.claim(by: state, graph: graph, policy: .shared, coordinated: true)
+        let claimed = entry._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).claimEmptyScopeCopy(by: state, graph: graph)
         }
-        guard case .claimed = claim else { return try makeOutOfLine(found, key: key, state: state) }
+        guard claimed else { return try makeOutOfLine(found, key: key, state: state) }
         // `begin(_:graph:)` at depth 0, without a given or restored graph.
         fields.pointee.topContainer = ObjectIdentifier(self)
         fields.pointee.made.markTop()
