@@ -37,12 +37,24 @@ extension ServiceEntry {
         return true
     }
 
+    /// Gives up the claim of this scope's copy taken with ``claimEmptyScopeCopy(by:graph:)``, if `state` still
+    /// holds it (a task may have taken it over), and wakes the waiters: what ``releaseClaim(by:)`` does, for a
+    /// copy, which never has an instance offered by its builder (only a custom scope's registration has).
+    @inline(__always)
+    func releaseScopeCopyClaim(by state: ResolutionState) {
+        lock.lock()
+        guard buildClaim.isHeld, buildClaim.admits(state) else { return lock.unlock() }
+        _ = buildClaim.end()
+        lock.unlock()
+        BuildCoordinator.condition.broadcast()
+    }
+
     /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
     /// `.container`, under one lock so that both are seen together. Returns false when the instance belongs to a
     /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
     @discardableResult
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
-        if isScopeCopy { return storeScoped(instance, erased: erased) }
+        if isScopeCopy { return storeScoped(instance, erased: erased, in: nil) }
         // A registration decides under the lock whether its scope keeps a typed copy (`.container` does, once per
         // instance).
         var copy: UnsafeMutablePointer<Service>?
@@ -70,8 +82,12 @@ extension ServiceEntry {
     /// (see `lockWithStorage()`), in the memory its last scope left (``spareSlot``) when there is some. The copy
     /// remembers how its instances are torn down (in ``knownTeardown``, read under the lock the store takes
     /// anyway): it is reused by later scopes (see `ServiceEntry+Spares.swift`), so its original is asked once per
-    /// copy rather than once per scope.
-    func storeScoped(_ instance: Service, erased: Any) -> Bool {
+    /// copy rather than once per scope. Its dynamic type is read from `erased`: read from a `Service` that is a
+    /// protocol type, it would be that protocol's.
+    ///
+    /// `scope` is the copy's scope when the caller holds it (a resolve made on the scope itself), which spares
+    /// reading ``_ServiceEntryBase/copyingScope``; nil otherwise.
+    func storeScoped(_ instance: Service, erased: Any, in scope: Container?) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: erased))
         lock.lock()
         var dropped: UnsafeMutablePointer<Service>?
@@ -87,7 +103,13 @@ extension ServiceEntry {
         if let knownTeardown, knownTeardown.type == type { kind = knownTeardown.kind }
         lock.unlock()
         Self.free(dropped)
-        return adoptByScope(erased, kind: kind ?? learnCopyTeardown(of: erased, type: type))
+        let teardown = kind ?? learnCopyTeardown(of: erased, type: type)
+        guard let scope else { return adoptByScope(erased, kind: teardown) }
+        guard scope.adoptScoped(erased, kind: teardown, name: TeardownName(serviceType)) else {
+            discardInstance()
+            return false
+        }
+        return true
     }
 
     /// How `instance`, of the dynamic type `type`, is torn down, as its original knows it; remembered by this

@@ -65,7 +65,7 @@ extension Container {
         fields.pointee.frames[0].inFactory = false
         try endTopLevel(state) {
             if fields.pointee.pending.isEmpty {
-                try keepScoped(instance, found: found, key: key, state: state, graph: graph)
+                try keepScoped(instance, found: found, key: key, state: state)
             } else {
                 // Callbacks of what the factory made are queued: `keep` runs them, with the claim listed as
                 // `acquire` lists it.
@@ -95,15 +95,18 @@ extension Container {
         _ instance: Service,
         found: Lookup,
         key: ServiceKey,
-        state: ResolutionState,
-        graph: GraphIdentifier
+        state: ResolutionState
     ) throws {
         let entry = found.entry
         let erased = erase(instance)
+        // A resolve made on a scope finds that scope's copies (see `scopedLookup(_:)`): the scope is `self`.
         let kept = entry._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: ServiceEntry<Service>.self).storeShared(instance, erased: erased, inGraph: graph)
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).storeScoped(
+                instance, erased: erased, in: isScope ? self : nil)
         }
-        entry._withUnsafeGuaranteedRef { $0.releaseClaim(by: state) }
+        entry._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).releaseScopeCopyClaim(by: state)
+        }
         if !kept { try throwScopeEndedWhileMaking(erased, key: key, state: state) }
     }
 }
