@@ -54,7 +54,7 @@ extension ServiceEntry {
     /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
     @discardableResult
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
-        if isScopeCopy { return storeScoped(instance, erased: erased, in: nil) }
+        if isScopeCopy { return storeScoped(instance, in: nil) }
         // A registration decides under the lock whether its scope keeps a typed copy (`.container` does, once per
         // instance).
         var copy: UnsafeMutablePointer<Service>?
@@ -82,13 +82,12 @@ extension ServiceEntry {
     /// (see `lockWithStorage()`), in the memory its last scope left (``spareSlot``) when there is some. The copy
     /// remembers how its instances are torn down (in ``knownTeardown``, read under the lock the store takes
     /// anyway): it is reused by later scopes (see `ServiceEntry+Spares.swift`), so its original is asked once per
-    /// copy rather than once per scope. Its dynamic type is read from `erased`: read from a `Service` that is a
-    /// protocol type, it would be that protocol's.
+    /// copy rather than once per scope. The instance is erased to `Any` only where that is needed: to read its
+    /// dynamic type when `Service` is a protocol type (``opensInstances``), and to hand it over for teardown.
     ///
     /// `scope` is the copy's scope when the caller holds it (a resolve made on the scope itself), which spares
     /// reading ``_ServiceEntryBase/copyingScope``; nil otherwise.
-    func storeScoped(_ instance: Service, erased: Any, in scope: Container?) -> Bool {
-        let type = ObjectIdentifier(Swift.type(of: erased))
+    func storeScoped(_ instance: Service, in scope: Container?) -> Bool {
         lock.lock()
         var dropped: UnsafeMutablePointer<Service>?
         if !buildClaim.stale {
@@ -99,24 +98,40 @@ extension ServiceEntry {
             dropped = typedShared
             typedShared = slot
         }
-        var kind: TeardownKind?
-        if let knownTeardown, knownTeardown.type == type { kind = knownTeardown.kind }
+        let (known, opens) = (knownTeardown, opensInstances)
         lock.unlock()
         Self.free(dropped)
-        let teardown = kind ?? learnCopyTeardown(of: erased, type: type)
-        guard let scope else { return adoptByScope(erased, kind: teardown) }
-        guard scope.adoptScoped(erased, kind: teardown, name: TeardownName(serviceType)) else {
+        var kind = known?.kind
+        if let known, known.type != Self.dynamicType(of: instance, opening: opens) { kind = nil }
+        let teardown = kind ?? learnCopyTeardown(of: instance)
+        let target = scope ?? copyingScope
+        let adopted =
+            teardown.needsTeardown
+            ? target?.adoptScoped(instance, kind: teardown, name: TeardownName(serviceType))
+            : target?.acceptsScoped()
+        guard adopted == true else {
             discardInstance()
             return false
         }
         return true
     }
 
-    /// How `instance`, of the dynamic type `type`, is torn down, as its original knows it; remembered by this
-    /// scope's copy.
-    func learnCopyTeardown(of instance: Any, type: ObjectIdentifier) -> TeardownKind {
-        let kind = teardownKind(of: instance)
-        lock.withLock { knownTeardown = (type, kind) }
+    /// The dynamic type of `instance`: read from the instance, unless `opening` says that `Service` is a protocol
+    /// type, whose value is then erased to `Any` first (read directly, its type would be the protocol's).
+    @inline(__always)
+    static func dynamicType(of instance: Service, opening: Bool) -> ObjectIdentifier {
+        opening ? ObjectIdentifier(Swift.type(of: instance as Any)) : ObjectIdentifier(Swift.type(of: instance))
+    }
+
+    /// How `instance` is torn down, as its original knows it, remembered by this scope's copy with its dynamic
+    /// type, and whether that type is read only from the instance erased (see ``opensInstances``).
+    func learnCopyTeardown(of instance: Service) -> TeardownKind {
+        let erased: Any = instance
+        let type = ObjectIdentifier(Swift.type(of: erased))
+        // Erased, a protocol type's value gives its dynamic type; read directly, the protocol's, never the same.
+        let opens = type != ObjectIdentifier(Swift.type(of: instance))
+        let kind = teardownKind(of: erased)
+        lock.withLock { (knownTeardown, opensInstances) = ((type, kind), opens) }
         return kind
     }
 

@@ -55,6 +55,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
     /// type. A scope's copy keeps its own, learnt from its original's (see ``storeScoped(_:erased:)``).
     @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
+    /// For a scope's copy: whether `Service` is a protocol type, whose instances' dynamic type is read from them
+    /// erased to `Any` (see ``dynamicType(of:opening:)``); learnt with ``knownTeardown``.
+    @exclusivity(unchecked) var opensInstances = false
     /// Scopes' copies of this registration whose scopes are gone, kept for the next scopes (a copy is made for
     /// every scope that uses the registration: reusing one spares its allocation, its configuration's copy and
     /// its destruction), linked through ``_ServiceEntryBase/nextSpare``; at most ``mostSpares``. Dropped when the

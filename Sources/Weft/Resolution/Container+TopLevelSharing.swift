@@ -98,15 +98,13 @@ extension Container {
         state: ResolutionState
     ) throws {
         let entry = found.entry
-        let erased = erase(instance)
         // A resolve made on a scope finds that scope's copies (see `scopedLookup(_:)`): the scope is `self`.
         let kept = entry._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: ServiceEntry<Service>.self).storeScoped(
-                instance, erased: erased, in: isScope ? self : nil)
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).storeScoped(instance, in: isScope ? self : nil)
         }
         entry._withUnsafeGuaranteedRef {
             unsafeDowncast($0, to: ServiceEntry<Service>.self).releaseScopeCopyClaim(by: state)
         }
-        if !kept { try throwScopeEndedWhileMaking(erased, key: key, state: state) }
+        if !kept { try throwScopeEndedWhileMaking(erase(instance), key: key, state: state) }
     }
 }

@@ -125,6 +125,12 @@ extension Container {
         }
     }
 
+    /// ``adoptScoped(_:kind:name:)`` for an instance that needs no teardown: whether this scope still takes
+    /// instances (false once it has ended).
+    func acceptsScoped() -> Bool {
+        lock.withLock { !lifetime.ended }
+    }
+
     /// The nearest container that is not a scope, when this scope and the scopes it is nested in have no
     /// registrations of their own: that container's lookups are this scope's, but for `.scoped` registrations
     /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
