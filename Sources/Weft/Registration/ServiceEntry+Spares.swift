@@ -22,12 +22,12 @@ extension ServiceEntry {
             lock.unlock()
             return nil
         }
-        spares = spare.nextSpare
+        // Moved, not copied: the spare's link is emptied as the list takes it back.
+        spares = spare.nextSpare.take()
         spareCount -= 1
         // The original's count now, as a new copy takes it (see `dropIfOriginalDiscarded()`).
         spare.discards = discards
         lock.unlock()
-        spare.nextSpare = nil
         spare.copyingScope = scope
         return spare
     }
@@ -75,7 +75,9 @@ extension ServiceEntry {
         lock.lock()
         var list = false
         if !retired, spareCount < Self.mostSpares, copy.configurationChanges == configurationChanges {
-            copy.nextSpare = spares
+            // The list's head moved into the copy's link (empty: a copy in use is on no list), not copied.
+            assert(copy.nextSpare == nil, "Weft: a scope's copy in use is on a list of spares")
+            swap(&copy.nextSpare, &spares)
             spares = copy
             spareCount += 1
             list = !listedForSpares
