@@ -135,6 +135,36 @@ import Weft
         #expect(Set(ids.values).count == 4 * rounds)
         #expect(made.value == 4 * rounds)
     }
+
+    /// Ending a scope keeps its copy's memory for the copy's next scope, which may be made on another thread: each
+    /// scope still gets its own instance, and every instance is released.
+    @Test func tasksEndingAndReleasingScopesAtOnceGetTheirOwnInstancesAndReleaseEachOne() async throws {
+        let made = Counter()
+        let released = Counter()
+        let container = Container()
+        container.register(Released.self) { _ in
+            made.increment()
+            return Released { released.increment() }
+        }.inObjectScope(.scoped)
+        let rounds = lighterUnderSanitizer(300)
+        let mixed = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<rounds {
+                        let scope = container.makeScope()
+                        let first = try scope.require(Released.self)
+                        if try scope.require(Released.self) !== first { mixed.increment() }
+                        try await scope.end()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(mixed.value == 0)
+        #expect(made.value == 4 * rounds)
+        #expect(released.value == 4 * rounds)
+    }
 }
 
 extension ScopeCopyReuseTests {

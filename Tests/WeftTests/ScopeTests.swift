@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Weft
 
@@ -271,6 +272,53 @@ final class RequestCache: Sendable {
         #expect(ids[0]?.count == 1)
         #expect(ids[1]?.count == 1)
         #expect(ids[0] != ids[1])
+    }
+
+    @Test func threadsResolvingOneScopesServiceAtOnceShareOneInstance() {
+        let made = Counter()
+        let container = Container()
+        container.register(RequestWork.self) { _ in
+            Thread.sleep(forTimeInterval: 0.02)
+            return RequestWork(id: made.increment(), log: Collected())
+        }.inObjectScope(.scoped)
+        let scope = container.makeScope()
+        let ids = Collected<Int>()
+        runOnThreads(4) { _ in
+            if let work = scope.resolve(RequestWork.self) { ids.append(work.id) }
+        }
+        #expect(made.value == 1)
+        #expect(ids.values == [1, 1, 1, 1])
+    }
+
+    /// An actor whose code runs on a thread of its own: it ends scopes there.
+    actor ScopeEnder {
+        let executor = ThreadExecutor()
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        /// Whether the calling code runs on this actor, then ends `scope` from it.
+        func end(_ scope: Container) async throws -> Bool {
+            let here = executor.isCurrent
+            try await scope.end()
+            return here
+        }
+    }
+
+    /// A scope with something to tear down ends off the caller's actor, as it always has: a synchronous teardown
+    /// does not run on the actor that ends the scope.
+    @Test func aTeardownRunsOffTheActorThatEndsItsScope() async throws {
+        final class Probe: Teardown, @unchecked Sendable {
+            let ender: ScopeEnder
+            var ranOnTheEndersActor: Bool?
+            init(ender: ScopeEnder) { self.ender = ender }
+            func tearDown() { ranOnTheEndersActor = ender.executor.isCurrent }
+        }
+        let ender = ScopeEnder()
+        let container = Container()
+        container.register(Probe.self) { _ in Probe(ender: ender) }.inObjectScope(.scoped)
+        let scope = container.makeScope()
+        let probe = try scope.require(Probe.self)
+        #expect(try await ender.end(scope))
+        #expect(probe.ranOnTheEndersActor == false)
     }
 
     @Test func aScopedServiceBelongsToTheInnermostScope() throws {

@@ -174,3 +174,40 @@ enum CoreTestError: Error, Equatable {
     case callbackBroke
     case other(String)
 }
+
+/// An executor that runs its jobs one at a time on a thread of its own, so that a test can tell whether code runs
+/// on an actor that uses it (``isCurrent``). The thread lives as long as the test process.
+final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var threadID: pthread_t?
+
+    init() {
+        let started = DispatchSemaphore(value: 0)
+        _ = runOnThread { [self] in
+            condition.withLock { threadID = pthread_self() }
+            started.signal()
+            while true {
+                let job = condition.withLock {
+                    while jobs.isEmpty { condition.wait() }
+                    return jobs.removeFirst()
+                }
+                job.runSynchronously(on: asUnownedSerialExecutor())
+            }
+        }
+        started.wait()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        condition.withLock {
+            jobs.append(unowned)
+            condition.signal()
+        }
+    }
+
+    /// Whether the calling code runs on this executor's thread.
+    var isCurrent: Bool {
+        condition.withLock { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+}

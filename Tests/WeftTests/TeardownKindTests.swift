@@ -28,6 +28,15 @@ import Weft
 
     final class Plain: Resource {}
 
+    /// A class whose subclass alone is torn down.
+    class Connection: @unchecked Sendable {}
+
+    final class PooledConnection: Connection, Teardown, @unchecked Sendable {
+        let calls: Tally
+        init(calls: Tally) { self.calls = calls }
+        func tearDown() throws { calls.add("pooled") }
+    }
+
     actor Committing: Resource, AsyncTeardown {
         let calls: Tally
         init(calls: Tally) { self.calls = calls }
@@ -71,6 +80,22 @@ import Weft
             try await scope.end()
         }
         #expect(calls.all == ["closing", "committing", "subclass", "closing", "committing", "subclass"])
+    }
+
+    @Test func aClassRegistrationWhoseInstancesAreSometimesASubclassTearsDownOnlyTheSubclassOnes() async throws {
+        let calls = Tally()
+        let made = Counter()
+        let container = Container()
+        container.register(Connection.self) { _ in
+            made.increment() % 2 == 0 ? PooledConnection(calls: calls) : Connection()
+        }
+        .inObjectScope(.scoped)
+        for _ in 0..<6 {
+            let scope = container.makeScope()
+            _ = try scope.require(Connection.self)
+            try await scope.end()
+        }
+        #expect(calls.all == ["pooled", "pooled", "pooled"])
     }
 
     @Test func singletonsOfEveryKindAreTornDownNewestFirstWhenTheContainerEnds() async throws {

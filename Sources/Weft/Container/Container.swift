@@ -345,7 +345,9 @@ public final class Container: @unchecked Sendable {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
         if isScope { recycleCopies() }
-        // A spare copy holds its registration, which holds the spare: the pair would outlive the container.
+        // A spare copy holds its registration, which holds the spare: the pair would outlive the container. Checked
+        // first: iterating even an empty list retains it (a scope never has any).
+        guard !lifetime.spareOwners.isEmpty else { return }
         for owner in lifetime.spareOwners { owner.dropSpares() }
     }
 }

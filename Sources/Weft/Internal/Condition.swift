@@ -68,6 +68,13 @@ final class Condition: @unchecked Sendable {
     /// change they wait for.
     func broadcast() {
         guard weft_waiters_load(waiting) > 0 else { return }
+        wakeAll()
+    }
+
+    /// ``broadcast()`` once someone waits. In a call of its own: inline, the metadata of the list of suspended
+    /// tasks would be looked up on every broadcast, also when nobody waits.
+    @inline(never)
+    private func wakeAll() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         let woken = suspended.isEmpty ? [] : suspended

@@ -22,12 +22,12 @@ extension ServiceEntry {
             lock.unlock()
             return nil
         }
-        spares = spare.nextSpare
+        // Moved, not copied: the spare's link is emptied as the list takes it back.
+        spares = spare.nextSpare.take()
         spareCount -= 1
         // The original's count now, as a new copy takes it (see `dropIfOriginalDiscarded()`).
         spare.discards = discards
         lock.unlock()
-        spare.nextSpare = nil
         spare.copyingScope = scope
         return spare
     }
@@ -39,8 +39,31 @@ extension ServiceEntry {
         let typed = typedShared
         typedShared = nil
         copyingScope = nil
+        if spareSlot == nil {
+            spareSlot = releasedSlot
+        } else {
+            releasedSlot?.deallocate()
+        }
+        releasedSlot = nil
         Self.free(typed)
         return !claimed
+    }
+
+    /// Releases the instance of this copy, whose scope ends, as `discardInstance()` does, keeping the memory of
+    /// its typed slot in ``releasedSlot`` (unless a slot is kept there already) for the copy's next scope.
+    func endScoped() {
+        lock.lock()
+        // As `discardInstance()` does: an instance still being built for the ending scope is not kept.
+        buildClaim.markStale()
+        let typed = typedShared
+        typedShared = nil
+        let keep = typed != nil && releasedSlot == nil
+        if keep { releasedSlot = typed }
+        lock.unlock()
+        // Released outside the lock: a deinit may call back into the container.
+        guard let typed else { return }
+        typed.deinitialize(count: 1)
+        if !keep { typed.deallocate() }
     }
 
     /// Keeps `copy`, whose scope is gone, as a spare unless enough are kept, the registration was retired or
@@ -52,7 +75,9 @@ extension ServiceEntry {
         lock.lock()
         var list = false
         if !retired, spareCount < Self.mostSpares, copy.configurationChanges == configurationChanges {
-            copy.nextSpare = spares
+            // The list's head moved into the copy's link (empty: a copy in use is on no list), not copied.
+            assert(copy.nextSpare == nil, "Weft: a scope's copy in use is on a list of spares")
+            swap(&copy.nextSpare, &spares)
             spares = copy
             spareCount += 1
             list = !listedForSpares

@@ -21,12 +21,40 @@ extension ServiceEntry {
         return try orElse()
     }
 
+    /// Takes the claim of this scope's copy for `state`, building in `graph`, when the copy holds no instance and
+    /// nobody builds it: what ``claim(by:graph:policy:coordinated:)`` does then, without the answers of the other
+    /// cases (the caller takes the general way for those). The caller has just checked the original's discards
+    /// (``completeSharedInstance(for:found:orElse:)``); one made since is noticed when the instance is next used.
+    @inline(__always)
+    func claimEmptyScopeCopy(by state: ResolutionState, graph: GraphIdentifier) -> Bool {
+        lock.lock()
+        guard typedShared == nil, !buildClaim.isHeld else {
+            lock.unlock()
+            return false
+        }
+        buildClaim.take(by: state, graph: graph)
+        lock.unlock()
+        return true
+    }
+
+    /// Gives up the claim of this scope's copy taken with ``claimEmptyScopeCopy(by:graph:)``, if `state` still
+    /// holds it (a task may have taken it over), and wakes the waiters: what ``releaseClaim(by:)`` does, for a
+    /// copy, which never has an instance offered by its builder (only a custom scope's registration has).
+    @inline(__always)
+    func releaseScopeCopyClaim(by state: ResolutionState) {
+        lock.lock()
+        guard buildClaim.isHeld, buildClaim.admits(state) else { return lock.unlock() }
+        _ = buildClaim.end()
+        lock.unlock()
+        BuildCoordinator.condition.broadcast()
+    }
+
     /// Stores a new shared `instance` (also given erased) for `graph`, with a typed copy when the scope is
     /// `.container`, under one lock so that both are seen together. Returns false when the instance belongs to a
     /// scope that has ended meanwhile: it is not kept (see ``noteOwned(_:)``).
     @discardableResult
     func storeShared(_ instance: Service, erased: Any, inGraph graph: GraphIdentifier) -> Bool {
-        if isScopeCopy { return storeScoped(instance, erased: erased) }
+        if isScopeCopy { return storeScoped(instance, in: nil) }
         // A registration decides under the lock whether its scope keeps a typed copy (`.container` does, once per
         // instance).
         var copy: UnsafeMutablePointer<Service>?
@@ -51,30 +79,66 @@ extension ServiceEntry {
     }
 
     /// ``storeShared(_:erased:inGraph:)`` for a scope's copy, which keeps its instance in its typed slot alone
-    /// (see `lockWithStorage()`), made before the lock. The copy remembers how its instances are torn down (in
-    /// ``knownTeardown``, read under the lock the store takes anyway): it is reused by later scopes (see
-    /// `ServiceEntry+Spares.swift`), so its original is asked once per copy rather than once per scope.
-    func storeScoped(_ instance: Service, erased: Any) -> Bool {
-        let copy = Self.typedCopy(of: instance)
-        let type = ObjectIdentifier(Swift.type(of: erased))
+    /// (see `lockWithStorage()`), in the memory its last scope left (``spareSlot``) when there is some. The copy
+    /// remembers how its instances are torn down (in ``knownTeardown``, read under the lock the store takes
+    /// anyway): it is reused by later scopes (see `ServiceEntry+Spares.swift`), so its original is asked once per
+    /// copy rather than once per scope. The instance is erased to `Any` only where that is needed: to read its
+    /// dynamic type when `Service` is a protocol type (``opensInstances``), and to hand it over for teardown.
+    ///
+    /// `scope` is the copy's scope when the caller holds it (a resolve made on the scope itself), which spares
+    /// reading ``_ServiceEntryBase/copyingScope``; nil otherwise.
+    func storeScoped(_ instance: Service, in scope: Container?) -> Bool {
         lock.lock()
-        var dropped: UnsafeMutablePointer<Service>? = copy
+        var dropped: UnsafeMutablePointer<Service>?
         if !buildClaim.stale {
+            // Allocating and copying the instance in (a retain) run no user code: both may happen under the lock.
+            let slot = spareSlot ?? .allocate(capacity: 1)
+            spareSlot = nil
+            slot.initialize(to: instance)
             dropped = typedShared
-            typedShared = copy
+            typedShared = slot
         }
-        var kind: TeardownKind?
-        if let knownTeardown, knownTeardown.type == type { kind = knownTeardown.kind }
+        let (known, opens) = (knownTeardown, opensInstances)
         lock.unlock()
         Self.free(dropped)
-        return adoptByScope(erased, kind: kind ?? learnCopyTeardown(of: erased, type: type))
+        var kind = known?.kind
+        if let known, known.type != Self.dynamicType(of: instance, opening: opens) { kind = nil }
+        let teardown = kind ?? learnCopyTeardown(of: instance)
+        // The scope borrowed from the caller where it has it: a local copy of either reference would be retained.
+        guard let scope else { return adopt(instance, kind: teardown, by: copyingScope) }
+        return adopt(instance, kind: teardown, by: scope)
     }
 
-    /// How `instance`, of the dynamic type `type`, is torn down, as its original knows it; remembered by this
-    /// scope's copy.
-    func learnCopyTeardown(of instance: Any, type: ObjectIdentifier) -> TeardownKind {
-        let kind = teardownKind(of: instance)
-        lock.withLock { knownTeardown = (type, kind) }
+    /// Hands this copy's new `instance` to its scope, `scope`, to tear down as `kind` says (or only to check that
+    /// the scope still takes instances); discards the instance and returns false when the scope has ended.
+    @inline(__always)
+    private func adopt(_ instance: Service, kind: TeardownKind, by scope: Container?) -> Bool {
+        let adopted =
+            kind.needsTeardown
+            ? scope?.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) : scope?.acceptsScoped()
+        guard adopted == true else {
+            discardInstance()
+            return false
+        }
+        return true
+    }
+
+    /// The dynamic type of `instance`: read from the instance, unless `opening` says that `Service` is a protocol
+    /// type, whose value is then erased to `Any` first (read directly, its type would be the protocol's).
+    @inline(__always)
+    static func dynamicType(of instance: Service, opening: Bool) -> ObjectIdentifier {
+        opening ? ObjectIdentifier(Swift.type(of: instance as Any)) : ObjectIdentifier(Swift.type(of: instance))
+    }
+
+    /// How `instance` is torn down, as its original knows it, remembered by this scope's copy with its dynamic
+    /// type, and whether that type is read only from the instance erased (see ``opensInstances``).
+    func learnCopyTeardown(of instance: Service) -> TeardownKind {
+        let erased: Any = instance
+        let type = ObjectIdentifier(Swift.type(of: erased))
+        // Erased, a protocol type's value gives its dynamic type; read directly, the protocol's, never the same.
+        let opens = type != ObjectIdentifier(Swift.type(of: instance))
+        let kind = teardownKind(of: erased)
+        lock.withLock { (knownTeardown, opensInstances) = ((type, kind), opens) }
         return kind
     }
 

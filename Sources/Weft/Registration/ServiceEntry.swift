@@ -41,6 +41,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     @usableFromInline @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
+    /// For a scope's copy: memory for ``typedShared``, uninitialised, left by the copy's last scope, so that the
+    /// next scope's instance is kept without an allocation (see ``storeScoped(_:erased:)``).
+    @exclusivity(unchecked) var spareSlot: UnsafeMutablePointer<Service>?
+    /// For a scope's copy: the slot whose instance its scope released when it ended (see
+    /// ``endScopedInstance()``), to become ``spareSlot`` when the copy is reused. Read only then, when nothing
+    /// else refers to the copy.
+    @exclusivity(unchecked) var releasedSlot: UnsafeMutablePointer<Service>?
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
@@ -49,6 +56,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
     /// type. A scope's copy keeps its own, learnt from its original's (see ``storeScoped(_:erased:)``).
     @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
+    /// For a scope's copy: whether `Service` is a protocol type, whose instances' dynamic type is read from them
+    /// erased to `Any` (see ``dynamicType(of:opening:)``); learnt with ``knownTeardown``.
+    @exclusivity(unchecked) var opensInstances = false
     /// Scopes' copies of this registration whose scopes are gone, kept for the next scopes (a copy is made for
     /// every scope that uses the registration: reusing one spares its allocation, its configuration's copy and
     /// its destruction), linked through ``_ServiceEntryBase/nextSpare``; at most ``mostSpares``. Dropped when the
@@ -235,6 +245,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     deinit {
         Self.free(typedShared)
+        spareSlot?.deallocate()
+        releasedSlot?.deallocate()
     }
 
     override func discardInstance() {
@@ -344,6 +356,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func emptiedForReuse() -> Bool {
         emptyForReuse()
+    }
+
+    override func endScopedInstance() {
+        endScoped()
     }
 
     override func dropSpares() {

@@ -79,9 +79,11 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// the registrations it depends on, and retaining an object with weak references goes through its side
     /// table.
     @usableFromInline @exclusivity(unchecked) private(set) var originalReference: EntryReference?
-    /// For a scope's copy: the scope, which keeps its copies. Unowned rather than weak (which would give the scope
-    /// a side table to make and free): a copy is used only by resolves through its scope, which hold the scope.
-    @exclusivity(unchecked) unowned(safe) var copyingScope: Container?
+    /// For a scope's copy: the scope, which keeps its copies. Neither weak (which would give the scope a side table
+    /// to make and free) nor `unowned(safe)` (whose count every scope's copy would raise and lower, atomically):
+    /// a copy is used only by resolves through its scope, which hold the scope, and a released scope empties
+    /// this before its copy is reused (see `ServiceEntry+Spares.swift`).
+    @exclusivity(unchecked) unowned(unsafe) var copyingScope: Container?
     /// For a registration: how many times its instances were discarded (see ``ServiceEntry``'s `discardInstance()`).
     /// For a scope's copy: its original's count when the copy's instance was claimed; a copy whose original has
     /// discarded since drops its instance before using it (see `dropIfOriginalDiscarded()`). Guarded by the
@@ -165,6 +167,9 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
     /// scope never finished still claims it).
     func emptiedForReuse() -> Bool { abstract() }
+    /// Releases the instance of this scope's copy, whose scope ends, keeping the memory of its typed slot for the
+    /// copy's next scope.
+    func endScopedInstance() { abstract() }
     /// Releases the spare copies this registration keeps (see ``recycle(_:)``).
     func dropSpares() { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets

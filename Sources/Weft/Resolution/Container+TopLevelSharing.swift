@@ -9,7 +9,8 @@ import WeftAtomics
 /// the graph is completed record by record. This path does the steps that have an effect for a scope's copy
 /// made at depth 0, in the same order:
 ///
-/// - begin a new private graph (as `begin(_:graph:)` does) and claim the copy, as `acquire` does;
+/// - begin a new private graph (as `begin(_:graph:)` does) and claim the copy, as `acquire` does when the copy
+///   is empty and free (its original's discards were checked a moment before, when its typed slot was read);
 /// - push the frame and the shared build (what the factory resolves is checked for captive dependencies), and
 ///   call the factory;
 /// - store the instance (`storeShared`, which hands it to the scope, or refuses it when the scope ended
@@ -31,10 +32,10 @@ extension Container {
         let fields = state.fields
         let entry = found.entry
         let graph = GraphIdentifier(id: state.nextGraphID())
-        let claim = entry._withUnsafeGuaranteedRef {
-            $0.claim(by: state, graph: graph, policy: .shared, coordinated: true)
+        let claimed = entry._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).claimEmptyScopeCopy(by: state, graph: graph)
         }
-        guard case .claimed = claim else { return try makeOutOfLine(found, key: key, state: state) }
+        guard claimed else { return try makeOutOfLine(found, key: key, state: state) }
         // `begin(_:graph:)` at depth 0, without a given or restored graph.
         fields.pointee.topContainer = ObjectIdentifier(self)
         fields.pointee.made.markTop()
@@ -64,7 +65,7 @@ extension Container {
         fields.pointee.frames[0].inFactory = false
         try endTopLevel(state) {
             if fields.pointee.pending.isEmpty {
-                try keepScoped(instance, found: found, key: key, state: state, graph: graph)
+                try keepScoped(instance, found: found, key: key, state: state)
             } else {
                 // Callbacks of what the factory made are queued: `keep` runs them, with the claim listed as
                 // `acquire` lists it.
@@ -94,15 +95,16 @@ extension Container {
         _ instance: Service,
         found: Lookup,
         key: ServiceKey,
-        state: ResolutionState,
-        graph: GraphIdentifier
+        state: ResolutionState
     ) throws {
         let entry = found.entry
-        let erased = erase(instance)
+        // A resolve made on a scope finds that scope's copies (see `scopedLookup(_:)`): the scope is `self`.
         let kept = entry._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: ServiceEntry<Service>.self).storeShared(instance, erased: erased, inGraph: graph)
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).storeScoped(instance, in: isScope ? self : nil)
         }
-        entry._withUnsafeGuaranteedRef { $0.releaseClaim(by: state) }
-        if !kept { try throwScopeEndedWhileMaking(erased, key: key, state: state) }
+        entry._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ServiceEntry<Service>.self).releaseScopeCopyClaim(by: state)
+        }
+        if !kept { try throwScopeEndedWhileMaking(erase(instance), key: key, state: state) }
     }
 }

@@ -90,7 +90,7 @@ extension Container {
     func finishEnd() {
         // Read without the lock: a scope's copies are added only while it has not ended (see `scopeCopy`), and it
         // has, under the lock, in `beginEnd()`; they are given back only when it is released, after this.
-        lifetime.copies.forEachCopy { $0.discardInstance() }
+        lifetime.copies.forEachCopy { $0.endScopedInstance() }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()
@@ -123,6 +123,12 @@ extension Container {
             if kind.needsTeardown { lifetime.owned.append(OwnedInstance(instance: instance, kind: kind, name: name)) }
             return true
         }
+    }
+
+    /// ``adoptScoped(_:kind:name:)`` for an instance that needs no teardown: whether this scope still takes
+    /// instances (false once it has ended).
+    func acceptsScoped() -> Bool {
+        lock.withLock { !lifetime.ended }
     }
 
     /// The nearest container that is not a scope, when this scope and the scopes it is nested in have no

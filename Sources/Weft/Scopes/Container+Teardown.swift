@@ -32,8 +32,17 @@ extension Container {
     ///
     /// - Parameter timeout: The longest an async teardown may take, in seconds.
     /// - Throws: ``TeardownError`` listing every teardown that threw or did not finish, after all of them ran.
-    public func end(timeout: Double = Container.defaultTeardownTimeout) async throws {
+    nonisolated(nonsending) public func end(timeout: Double = Container.defaultTeardownTimeout) async throws {
+        // Where nothing needs tearing down (most units of work), the scope ends on the caller's executor, without
+        // a hop: only its instances are released.
         let owned = beginEnd()
+        guard owned.isEmpty else { return try await end(tearingDown: owned, timeout: timeout) }
+        finishEnd()
+    }
+
+    /// The rest of ``end(timeout:)`` when instances need tearing down: nonisolated, so the teardowns run off the
+    /// caller's actor, as they always have.
+    private func end(tearingDown owned: [OwnedInstance], timeout: Double) async throws {
         var failures: [TeardownError.Failure] = []
         for instance in owned.reversed() {
             if let failure = await Self.tearDown(instance, within: timeout) {

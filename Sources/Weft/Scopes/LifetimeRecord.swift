@@ -45,8 +45,10 @@ struct ScopeCopies {
 
     private static let longest = 16
 
-    /// Calls `body` with every copy, the first made first.
-    func forEachCopy(_ body: (_ServiceEntryBase) -> Void) {
+    /// Calls `body` with every copy, the first made first. Mutating though it changes nothing: called on the
+    /// container's stored record in place, the copies are lent to `body` without being retained, where a
+    /// non-mutating call would first copy the record out of the container.
+    mutating func forEachCopy(_ body: (_ServiceEntryBase) -> Void) {
         guard let first else { return }
         body(first.copy)
         for other in others { body(other.copy) }
