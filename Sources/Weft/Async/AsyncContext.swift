@@ -222,14 +222,18 @@ extension AsyncContext {
         #else
             context.factoryReturned.store(false, ordering: .relaxed)
         #endif
-        if spares.pointee.registered == 0 {
-            // Once per thread: the key's destructor releases the thread's spares when the thread ends.
-            pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
-            spares.pointee.registered = 1
-        }
+        registerSpares(spares)
         context.outerOwner = spares.pointee.top.map { Unmanaged<AsyncContext>.fromOpaque($0).takeRetainedValue() }
         spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
         spares.pointee.count += 1
+    }
+
+    /// Makes sure the thread's spares (contexts and graph, in `spares`) are released when the thread ends: the
+    /// key's destructor releases them, once registered for the thread.
+    static func registerSpares(_ spares: UnsafeMutablePointer<weft_async_spare_list>) {
+        guard spares.pointee.registered == 0 else { return }
+        pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
+        spares.pointee.registered = 1
     }
 
     /// One of the calling thread's spares, cleared, or nil when it has none.
@@ -243,16 +247,18 @@ extension AsyncContext {
     }
 }
 
-/// The key whose destructor releases a thread's spare contexts when the thread ends (its value only says that
-/// the thread has spares to release; the spares themselves are in a thread-local variable, faster to read).
+/// The key whose destructor releases a thread's spare contexts and graph when the thread ends (its value only
+/// says that the thread has spares to release; the spares themselves are in a thread-local variable, faster to
+/// read).
 private let sparesKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { _ in
         let spares = weft_thread_async_spares()!
-        let top = spares.pointee.top
-        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0)
+        let (top, graph) = (spares.pointee.top, spares.pointee.graph)
+        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0, graph: nil)
         // Releasing the first releases the rest: each spare holds the next as its `outerOwner`.
         if let top { Unmanaged<AsyncContext>.fromOpaque(top).release() }
+        if let graph { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
     }
     return key
 }()

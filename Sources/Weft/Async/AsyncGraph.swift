@@ -7,8 +7,12 @@ import WeftAtomics
 /// The object graph of one top-level async resolve: its graph-scoped instances (made or being made) and
 /// what it keeps alive until it ends. Guarded by ``AsyncBuilds/lock``, which excludes overlapping access: its
 /// fields skip dynamic exclusivity checks.
+///
+/// A graph that nothing refers to any more once it has ended becomes its thread's spare (see ``recycle(_:)``),
+/// which the thread's next top-level resolve takes with a new identifier instead of allocating one.
 final class AsyncGraph: @unchecked Sendable {
-    let id: GraphIdentifier
+    /// New each time the graph starts: a spare taken again is a different graph to every storage.
+    @exclusivity(unchecked) private(set) var id: GraphIdentifier
     /// Graph-scoped instances of async factories, by registration: the build that makes (or made) each.
     @exclusivity(unchecked) var slots = AsyncGraphSlots()
     /// Registrations whose storage holds an instance for ``id``.
@@ -28,9 +32,10 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
-    /// The graph's activity record: the graph is inside the engine for its whole life, across suspension points
-    /// and threads, so that no registration it could have found (it refers to them by identity) is released
-    /// before it ends. Kept here rather than in an object of its own: one allocation less per async resolve.
+    /// The graph's activity record: the graph is inside the engine from its start to its end, across suspension
+    /// points and threads, so that no registration it could have found (it refers to them by identity) is
+    /// released before it ends. Kept here rather than in an object of its own: one allocation less per async
+    /// resolve; taken for the object's whole life, so that a spare starts again without looking for a record.
     private let activity = weft_activity_take()
 
     init(recording findings: GraphRecorder.Findings? = nil) {
@@ -41,12 +46,7 @@ final class AsyncGraph: @unchecked Sendable {
 
     deinit {
         // Ended without `end()` (a task cancelled before its graph ended): the record still leaves the engine.
-        if !ended { leaveEngine() }
-    }
-
-    /// Leaves the engine and gives the activity record back; once, when the graph ends.
-    private func leaveEngine() {
-        weft_activity_leave(activity)
+        if !ended { weft_activity_leave(activity) }
         weft_activity_give_back(activity)
     }
 
@@ -91,7 +91,39 @@ final class AsyncGraph: @unchecked Sendable {
         #endif
         for entry in stored { entry.graphCompleted() }
         _ = kept
-        if !wasEnded { leaveEngine() }
+        if !wasEnded { weft_activity_leave(activity) }
+    }
+}
+
+extension AsyncGraph {
+    /// The graph of a new top-level resolve, inside the engine: this thread's spare when it has one. `state` is
+    /// the calling thread's.
+    static func start(_ state: ResolutionState) -> AsyncGraph {
+        let spares = weft_thread_async_spares()!
+        guard let spare = spares.pointee.graph else { return AsyncGraph() }
+        spares.pointee.graph = nil
+        let graph = Unmanaged<AsyncGraph>.fromOpaque(spare).takeRetainedValue()
+        // Nothing else refers to a spare (see `recycle`): its fields are set without synchronisation. Its
+        // collections were emptied when it ended.
+        graph.id = GraphIdentifier(id: state.nextGraphID())
+        graph.ended = false
+        #if !canImport(Darwin)
+            graph.hasEnded.store(false, ordering: .relaxed)
+        #endif
+        weft_activity_enter(graph.activity)
+        return graph
+    }
+
+    /// Makes `graph`, which has ended, the calling thread's spare when nothing else refers to it (no context
+    /// kept by a resolver or a task that still runs; a context refers to its graph through the top-level
+    /// context, which owns it) and the thread has none. A verification's graph, which records, is not kept.
+    /// Call last: `graph` is not used after.
+    static func recycle(_ graph: inout AsyncGraph) {
+        guard graph.findings == nil, isKnownUniquelyReferenced(&graph) else { return }
+        let spares = weft_thread_async_spares()!
+        guard spares.pointee.graph == nil else { return }
+        AsyncContext.registerSpares(spares)
+        spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }
 }
 

@@ -174,11 +174,12 @@ public struct AsyncResolver: Sendable {
             return try await container.makeAsync(
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
-        let graph = AsyncGraph()
+        var graph = AsyncGraph.start(ResolutionState.current)
         var context = AsyncContext.root(graph)
         defer {
             graph.end()
             AsyncContext.recycle(&context)
+            AsyncGraph.recycle(&graph)
         }
         return try await container.makeAsync(
             key: key, context: context, arguments: arguments, synchronously: synchronously)

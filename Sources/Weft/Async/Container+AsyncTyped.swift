@@ -79,11 +79,14 @@ extension Container {
         switch route {
         case .singleton, .synchronous:
             return try await makeOnThisThread(Service.self, key: key)
-        case .graph(let graph, let found):
+        case .graph(let started, let found):
+            // The route's reference, taken over: the resolve's is then the only one (see `AsyncGraph.recycle`).
+            var graph = started.takeRetainedValue()
             var context = AsyncContext.root(graph)
             defer {
                 graph.end()
                 AsyncContext.recycle(&context)
+                AsyncGraph.recycle(&graph)
             }
             return try await makeAsync(Service.self, found: found, key: key, context: context)
         }
@@ -97,11 +100,13 @@ extension Container {
     private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
             state.insideEngine {
-                guard let found = state.lookups.find(key, in: self) else { return .graph(AsyncGraph(), nil) }
+                guard let found = state.lookups.find(key, in: self) else {
+                    return .graph(.passRetained(AsyncGraph.start(state)), nil)
+                }
                 return found.entry._withUnsafeGuaranteedRef { entry in
                     if singleton, found.exact, found.policy == .shared { return .singleton }
                     if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
-                    return .graph(AsyncGraph(), found)
+                    return .graph(.passRetained(AsyncGraph.start(state)), found)
                 }
             }
         }
@@ -276,6 +281,7 @@ private enum TopLevelRoute {
     case singleton
     /// A registration whose factory is synchronous and may run on this thread.
     case synchronous
-    /// A graph started for the request, and the registration found (nil: none, for the error).
-    case graph(AsyncGraph, Lookup?)
+    /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
+    /// (nil: none, for the error). Unmanaged: the resolve then holds the graph's only reference, without a copy.
+    case graph(Unmanaged<AsyncGraph>, Lookup?)
 }
