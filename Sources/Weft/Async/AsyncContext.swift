@@ -157,6 +157,11 @@ final class AsyncContext: @unchecked Sendable {
         return builder
     }
 
+    /// Whether `entry`'s factory may be running on this path: false when no registration on it shares its bit.
+    func mayContain(_ entry: _ServiceEntryBase) -> Bool {
+        pathBits & Self.pathBit(of: entry) != 0
+    }
+
     /// Whether `entry`'s factory is running on this path.
     func contains(_ entry: _ServiceEntryBase) -> Bool {
         guard pathBits & Self.pathBit(of: entry) != 0 else { return false }

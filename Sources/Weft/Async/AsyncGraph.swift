@@ -32,6 +32,8 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
+    /// Whether ``findings`` is set: read on every nested resolve, without retaining the findings to test them.
+    let isRecording: Bool
     /// The graph's activity record: the graph is inside the engine from its start to its end, across suspension
     /// points and threads, so that no registration it could have found (it refers to them by identity) is
     /// released before it ends. Kept here rather than in an object of its own: one allocation less per async
@@ -41,6 +43,7 @@ final class AsyncGraph: @unchecked Sendable {
     init(recording findings: GraphRecorder.Findings? = nil) {
         id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
         self.findings = findings
+        isRecording = findings != nil
         weft_activity_enter(activity)
     }
 
@@ -119,7 +122,7 @@ extension AsyncGraph {
     /// context, which owns it) and the thread has none. A verification's graph, which records, is not kept.
     /// Call last: `graph` is not used after.
     static func recycle(_ graph: inout AsyncGraph) {
-        guard graph.findings == nil, isKnownUniquelyReferenced(&graph) else { return }
+        guard !graph.isRecording, isKnownUniquelyReferenced(&graph) else { return }
         let spares = weft_thread_async_spares()!
         guard spares.pointee.graph == nil else { return }
         AsyncContext.registerSpares(spares)

@@ -35,7 +35,7 @@ extension Container {
     ) async throws -> Service {
         if let found {
             let entry = found.entry.object
-            if found.exact, found.policy == .shared, context.graph.findings == nil, context.sharedBuilder == nil {
+            if found.exact, found.policy == .shared, !context.graph.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
