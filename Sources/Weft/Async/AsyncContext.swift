@@ -44,11 +44,13 @@ final class AsyncContext: @unchecked Sendable {
         private let factoryReturned = Atomic<Bool>(false)
     #endif
     /// The innermost step, in fields of its own (a stored optional struct is copied and destroyed through its
-    /// value witnesses): its registration, nil for a top-level resolve; its key; its build; whether it is shared.
-    /// The registration is not retained: the graph's activity record keeps every registration it found until
-    /// the graph ends, and a context is read only while its graph runs (see ``isLive``).
+    /// value witnesses): its registration, nil for a top-level resolve; of its key, what the path shows (the
+    /// type and the name: a name is rare, and a nil one costs nothing to set and clear); its build; whether it is
+    /// shared. The registration is not retained: the graph's activity record keeps every registration it found
+    /// until the graph ends, and a context is read only while its graph runs (see ``isLive``).
     @exclusivity(unchecked) private unowned(unsafe) var stepEntry: _ServiceEntryBase?
-    @exclusivity(unchecked) private var stepKey: ServiceKey?
+    @exclusivity(unchecked) private var stepType: Any.Type = Void.self
+    @exclusivity(unchecked) private var stepName: String?
     @exclusivity(unchecked) private var stepBuild: AsyncBuild?
     @exclusivity(unchecked) private var stepShared = false
     /// The steps before it, not retained: while the factory of this context's step runs, its caller holds the
@@ -84,11 +86,8 @@ final class AsyncContext: @unchecked Sendable {
         return context
     }
 
-    /// The innermost step; nil for a top-level resolve.
-    var step: AsyncStep? {
-        guard let stepEntry, let stepKey else { return nil }
-        return AsyncStep(entry: stepEntry, key: stepKey, build: stepBuild, shared: stepShared)
-    }
+    /// The registration of the innermost step; nil for a top-level resolve.
+    var stepRegistration: _ServiceEntryBase? { stepEntry }
 
     /// The context of `step`'s factory, one step longer than this one: a spare of this thread's when there is one.
     func appending(_ step: AsyncStep) -> AsyncContext {
@@ -98,13 +97,16 @@ final class AsyncContext: @unchecked Sendable {
     /// ``appending(_:)`` with the step's parts.
     func appending(entry: _ServiceEntryBase, key: ServiceKey, build: AsyncBuild?, shared: Bool) -> AsyncContext {
         let context = Self.takeSpare() ?? AsyncContext()
+        // A new or spare context's fields are clear: one left clear (nil) is not set, which would release the nil
+        // it replaces.
         context.graphReference = graph
-        context.innermostBuild = build ?? innermostBuild
+        if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
         context.stepEntry = entry
-        context.stepKey = key
-        context.stepBuild = build
+        context.stepType = key.serviceType
+        if let name = key.name { context.stepName = name }
+        if let build { context.stepBuild = build }
         context.stepShared = shared
         context.outer = self
         return context
@@ -130,7 +132,7 @@ final class AsyncContext: @unchecked Sendable {
     var path: [String] {
         var path: [String] = []
         forEachStepInward {
-            path.append($0.stepKey.unsafelyUnwrapped.pathComponent)
+            path.append(ServiceKey(serviceType: $0.stepType, argumentsType: Void.self, name: $0.stepName).pathComponent)
             return true
         }
         return path.reversed()
@@ -216,7 +218,7 @@ extension AsyncContext {
         context.graphReference = nil
         context.stepEntry = nil
         context.outer = nil
-        context.stepKey = nil
+        if context.stepName != nil { context.stepName = nil }
         if context.stepBuild != nil { context.stepBuild = nil }
         context.stepShared = false
         if context.innermostBuild != nil { context.innermostBuild = nil }

@@ -307,7 +307,7 @@ extension Container {
     ) throws -> T {
         context.graph.publish()
         guard let findings = context.graph.findings else { return try segment(context, body) }
-        let origin = context.step.map { GraphRecorder.Origin(entry: $0.entry, inFactory: inFactory) }
+        let origin = context.stepRegistration.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
         return try GraphRecorder(findings: findings, origin: origin).record { try segment(context, body) }
     }
 
@@ -342,7 +342,7 @@ extension Container {
     /// that shares `entry`'s bit, not a scope's instance) then makes no call.
     @inline(__always)
     func checkAsyncRequest(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
-        if context.graph.isRecording, let asker = context.step?.entry {
+        if context.graph.isRecording, let asker = context.stepRegistration {
             context.graph.findings?.resolving(entry, from: asker)
         }
         if context.mayContain(entry) { try checkAsyncCycle(entry, key: key, context: context) }
