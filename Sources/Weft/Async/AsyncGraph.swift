@@ -78,23 +78,38 @@ final class AsyncGraph: @unchecked Sendable {
     }
 
     /// Ends the graph: storages let go of its instances, and what it kept is released.
+    ///
+    /// What the graph holds is taken out under the lock and released after it: releasing an instance may run its
+    /// deinit, user code. A graph that made nothing shared (all transient) has nothing to take out: its empty
+    /// collections stay as they are, and nothing is released.
     func end() {
-        let (stored, kept, wasEnded) = AsyncBuilds.lock.withLock {
-            defer {
-                self.stored = []
-                self.kept = []
-                unpublished = []
-                slots.removeAll()
-                ended = true
-            }
-            return (self.stored, self.kept, ended)
+        var held: Held?
+        AsyncBuilds.lock.lock()
+        let wasEnded = ended
+        ended = true
+        if !(stored.isEmpty && kept.isEmpty && unpublished.isEmpty && slots.isEmpty) {
+            held = Held(stored: stored, kept: kept, unpublished: unpublished, slots: slots)
+            stored = []
+            kept = []
+            unpublished = []
+            slots.removeAll()
         }
+        AsyncBuilds.lock.unlock()
         #if !canImport(Darwin)
             hasEnded.store(true, ordering: .releasing)
         #endif
-        for entry in stored { entry.graphCompleted() }
-        _ = kept
+        if let held {
+            for entry in held.stored { entry.graphCompleted() }
+        }
         if !wasEnded { weft_activity_leave(activity) }
+    }
+
+    /// What an ending graph held, released once the lock is.
+    private struct Held {
+        let stored: [_ServiceEntryBase]
+        let kept: [Any]
+        let unpublished: [(entry: _ServiceEntryBase, made: Made)]
+        let slots: AsyncGraphSlots
     }
 }
 

@@ -33,6 +33,9 @@ struct AsyncGraphSlots {
         }
     }
 
+    /// Whether there is no slot.
+    var isEmpty: Bool { slots.isEmpty }
+
     /// Forgets every slot.
     mutating func removeAll() {
         slots = []

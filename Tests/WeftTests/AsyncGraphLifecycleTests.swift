@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Weft
@@ -6,9 +7,44 @@ import Testing
     import Synchronization
 #endif
 
-/// A thread's spare async graph: a graph nothing refers to once it has ended is taken again by the thread's next
-/// top-level async resolve, as a new graph; one that something still refers to is never taken again.
-@Suite struct AsyncGraphSpareTests {
+/// How an async graph ends: what it kept is released after the engine's lock, and a graph nothing refers to once
+/// it has ended is taken again by its thread's next top-level async resolve, as a new graph; one that something
+/// still refers to is never taken again.
+@Suite struct AsyncGraphLifecycleTests {
+    /// A graph-scoped instance whose deinit checks that the async engine's lock is free: another thread must be
+    /// able to take it while the deinit runs.
+    final class CheckingLockOnDeinit: Sendable {
+        let lockWasFree: Collected<Bool>
+
+        init(lockWasFree: Collected<Bool>) { self.lockWasFree = lockWasFree }
+
+        deinit {
+            let other = runOnThread { AsyncBuilds.lock.withLock {} }
+            lockWasFree.append(other.wait(seconds: 5))
+        }
+    }
+
+    final class Consumer: Sendable {}
+
+    /// A graph-scoped instance that nothing else keeps is last released when the graph ends: its deinit, user
+    /// code, runs after the engine's lock is released.
+    @Test func aGraphScopedInstanceIsReleasedAfterTheLockWhenTheGraphEnds() async throws {
+        let lockWasFree = Collected<Bool>()
+        let container = Container()
+        container.register(CheckingLockOnDeinit.self) { _ in
+            await Task.yield()
+            return CheckingLockOnDeinit(lockWasFree: lockWasFree)
+        }
+        container.register(Consumer.self) { r in
+            _ = try await r.require(CheckingLockOnDeinit.self)
+            return Consumer()
+        }
+
+        _ = try await container.async.require(Consumer.self)
+
+        #expect(lockWasFree.values == [true])
+    }
+
     /// Synchronous on purpose: no suspension point, so every call runs on one thread, whose spare it uses.
     @Test func anEndedGraphNothingRefersToStartsAgainAsANewGraph() {
         var graph = AsyncGraph.start(ResolutionState.current)
