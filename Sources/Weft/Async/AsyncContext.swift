@@ -58,8 +58,11 @@ final class AsyncContext: @unchecked Sendable {
     /// retains it (see ``recycle(_:)``).
     @exclusivity(unchecked) private(set) unowned(unsafe) var outer: AsyncContext?
     /// ``outer``, retained, once the factory has returned while something (a kept resolver, a task still running)
-    /// refers to this context; for a spare, the next spare.
+    /// refers to this context.
     @exclusivity(unchecked) private var outerOwner: AsyncContext?
+    /// For a spare, the next spare: the thread's list retains each, so that neither taking nor giving a spare
+    /// retains or releases the others.
+    @exclusivity(unchecked) fileprivate var nextSpare: UnsafeMutableRawPointer?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
@@ -230,7 +233,7 @@ extension AsyncContext {
             context.factoryReturned.store(false, ordering: .relaxed)
         #endif
         registerSpares(spares)
-        context.outerOwner = spares.pointee.top.map { Unmanaged<AsyncContext>.fromOpaque($0).takeRetainedValue() }
+        context.nextSpare = spares.pointee.top
         spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
         spares.pointee.count += 1
     }
@@ -248,7 +251,8 @@ extension AsyncContext {
         let spares = weft_thread_async_spares()!
         guard let top = spares.pointee.top else { return nil }
         let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
-        spares.pointee.top = spare.outerOwner.take().map { Unmanaged.passRetained($0).toOpaque() }
+        spares.pointee.top = spare.nextSpare
+        spare.nextSpare = nil
         spares.pointee.count -= 1
         return spare
     }
@@ -263,8 +267,12 @@ private let sparesKey: pthread_key_t = {
         let spares = weft_thread_async_spares()!
         let (top, graph) = (spares.pointee.top, spares.pointee.graph)
         spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0, graph: nil)
-        // Releasing the first releases the rest: each spare holds the next as its `outerOwner`.
-        if let top { Unmanaged<AsyncContext>.fromOpaque(top).release() }
+        // The list retains each spare.
+        var next = top
+        while let spare = next {
+            let context = Unmanaged<AsyncContext>.fromOpaque(spare).takeRetainedValue()
+            next = context.nextSpare
+        }
         if let graph { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
     }
     return key
