@@ -68,6 +68,9 @@ extension Container {
     /// Makes `key` (no runtime arguments) for a top-level async resolve, as `Service`. What needs no async graph
     /// is made without one: a built singleton is read as a synchronous resolve reads it, and a service whose
     /// factory is synchronous is made by the synchronous engine (whose factories cannot reach an async one).
+    /// Inlined into the resolver's `require` and `resolve`: a call of its own would be one more async frame per
+    /// top-level resolve.
+    @inline(__always)
     nonisolated(nonsending) func makeAsync<Service>(_: Service.Type, key: ServiceKey) async throws -> Service {
         var route = topLevelRoute(key, singleton: true)
         if case .singleton = route {
