@@ -53,6 +53,14 @@ final class AsyncGraph: @unchecked Sendable {
         weft_activity_give_back(activity)
     }
 
+    /// Notes `made`, `entry`'s graph-scoped instance, as not yet in its registration's storage (see
+    /// ``publish()``). Call with ``AsyncBuilds/lock`` held. The first makes room for a few: a graph usually
+    /// makes several, and growing one by one allocates at each step.
+    func noteUnpublishedLocked(_ entry: _ServiceEntryBase, _ made: Made) {
+        if unpublished.isEmpty { unpublished.reserveCapacity(4) }
+        unpublished.append((entry, made))
+    }
+
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {

@@ -83,7 +83,7 @@ extension Container {
                     if recipe.hasCallbacks {
                         graph.stored.append(entry)
                     } else {
-                        graph.unpublished.append((entry, made))
+                        graph.noteUnpublishedLocked(entry, made)
                     }
                 }
                 return (made, true)

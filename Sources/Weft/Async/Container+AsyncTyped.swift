@@ -252,7 +252,7 @@ extension Container {
             let made = Made(value: instance)
             let waiters = AsyncBuilds.lock.withLock {
                 // Into the registration's storage only when a synchronous part of the graph may look.
-                graph.unpublished.append((entry, made))
+                graph.noteUnpublishedLocked(entry, made)
                 return AsyncBuilds.finishLocked(build, .made(made), parent: parent)
             }
             for waiter in waiters { waiter.resume(returning: .made(made)) }
