@@ -19,7 +19,7 @@ int64_t weft_restored_graphs_storage = 0;
 int64_t weft_registering_scopes_storage = 0;
 static uint64_t weft_container_serials = 0;
 _Thread_local void *weft_thread_state = 0;
-_Thread_local weft_async_spare_list weft_async_spares = {0, 0, 0};
+_Thread_local weft_async_spare_list weft_async_spares = {0, 0, 0, 0};
 
 /// The Swift runtime's (exported on every platform Swift runs on, part of its stable ABI on Apple platforms): the
 /// object, retained, or NULL when its deinit has begun.

@@ -83,6 +83,21 @@ import Testing
         #expect(error.path.last == error.path[150])
     }
 
+    @Test func namedStepsShowTheirNamesInThePath() async throws {
+        let container = chain(length: 3)
+        container.register(Link.self, name: "2") { _ in
+            await Task.yield()
+            throw Failure(code: 7)
+        }.inObjectScope(.transient)
+
+        let error = try await #require(throws: ResolutionError.self) {
+            try await container.async.require(Link.self, name: "0")
+        }
+
+        #expect(error.reason == .factoryFailed)
+        #expect(error.path == ["Link[\"0\"]", "Link[\"1\"]", "Link[\"2\"]"])
+    }
+
     @Test func transientAsyncFactoriesInACycleThrowWithThePath() async throws {
         let container = Container()
         container.register(Ping.self) { r in Ping(pong: try await r.require(Pong.self)) }.inObjectScope(.transient)

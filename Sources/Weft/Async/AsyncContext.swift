@@ -44,11 +44,13 @@ final class AsyncContext: @unchecked Sendable {
         private let factoryReturned = Atomic<Bool>(false)
     #endif
     /// The innermost step, in fields of its own (a stored optional struct is copied and destroyed through its
-    /// value witnesses): its registration, nil for a top-level resolve; its key; its build; whether it is shared.
-    /// The registration is not retained: the graph's activity record keeps every registration it found until
-    /// the graph ends, and a context is read only while its graph runs (see ``isLive``).
+    /// value witnesses): its registration, nil for a top-level resolve; of its key, what the path shows (the
+    /// type and the name: a name is rare, and a nil one costs nothing to set and clear); its build; whether it is
+    /// shared. The registration is not retained: the graph's activity record keeps every registration it found
+    /// until the graph ends, and a context is read only while its graph runs (see ``isLive``).
     @exclusivity(unchecked) private unowned(unsafe) var stepEntry: _ServiceEntryBase?
-    @exclusivity(unchecked) private var stepKey: ServiceKey?
+    @exclusivity(unchecked) private var stepType: Any.Type = Void.self
+    @exclusivity(unchecked) private var stepName: String?
     @exclusivity(unchecked) private var stepBuild: AsyncBuild?
     @exclusivity(unchecked) private var stepShared = false
     /// The steps before it, not retained: while the factory of this context's step runs, its caller holds the
@@ -56,8 +58,11 @@ final class AsyncContext: @unchecked Sendable {
     /// retains it (see ``recycle(_:)``).
     @exclusivity(unchecked) private(set) unowned(unsafe) var outer: AsyncContext?
     /// ``outer``, retained, once the factory has returned while something (a kept resolver, a task still running)
-    /// refers to this context; for a spare, the next spare.
+    /// refers to this context.
     @exclusivity(unchecked) private var outerOwner: AsyncContext?
+    /// For a spare, the next spare: the thread's list retains each, so that neither taking nor giving a spare
+    /// retains or releases the others.
+    @exclusivity(unchecked) fileprivate var nextSpare: UnsafeMutableRawPointer?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
@@ -84,11 +89,8 @@ final class AsyncContext: @unchecked Sendable {
         return context
     }
 
-    /// The innermost step; nil for a top-level resolve.
-    var step: AsyncStep? {
-        guard let stepEntry, let stepKey else { return nil }
-        return AsyncStep(entry: stepEntry, key: stepKey, build: stepBuild, shared: stepShared)
-    }
+    /// The registration of the innermost step; nil for a top-level resolve.
+    var stepRegistration: _ServiceEntryBase? { stepEntry }
 
     /// The context of `step`'s factory, one step longer than this one: a spare of this thread's when there is one.
     func appending(_ step: AsyncStep) -> AsyncContext {
@@ -98,13 +100,16 @@ final class AsyncContext: @unchecked Sendable {
     /// ``appending(_:)`` with the step's parts.
     func appending(entry: _ServiceEntryBase, key: ServiceKey, build: AsyncBuild?, shared: Bool) -> AsyncContext {
         let context = Self.takeSpare() ?? AsyncContext()
+        // A new or spare context's fields are clear: one left clear (nil) is not set, which would release the nil
+        // it replaces.
         context.graphReference = graph
-        context.innermostBuild = build ?? innermostBuild
+        if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
         context.stepEntry = entry
-        context.stepKey = key
-        context.stepBuild = build
+        context.stepType = key.serviceType
+        if let name = key.name { context.stepName = name }
+        if let build { context.stepBuild = build }
         context.stepShared = shared
         context.outer = self
         return context
@@ -130,7 +135,7 @@ final class AsyncContext: @unchecked Sendable {
     var path: [String] {
         var path: [String] = []
         forEachStepInward {
-            path.append($0.stepKey.unsafelyUnwrapped.pathComponent)
+            path.append(ServiceKey(serviceType: $0.stepType, argumentsType: Void.self, name: $0.stepName).pathComponent)
             return true
         }
         return path.reversed()
@@ -155,6 +160,11 @@ final class AsyncContext: @unchecked Sendable {
             return builder == nil
         }
         return builder
+    }
+
+    /// Whether `entry`'s factory may be running on this path: false when no registration on it shares its bit.
+    func mayContain(_ entry: _ServiceEntryBase) -> Bool {
+        pathBits & Self.pathBit(of: entry) != 0
     }
 
     /// Whether `entry`'s factory is running on this path.
@@ -211,7 +221,7 @@ extension AsyncContext {
         context.graphReference = nil
         context.stepEntry = nil
         context.outer = nil
-        context.stepKey = nil
+        if context.stepName != nil { context.stepName = nil }
         if context.stepBuild != nil { context.stepBuild = nil }
         context.stepShared = false
         if context.innermostBuild != nil { context.innermostBuild = nil }
@@ -222,14 +232,18 @@ extension AsyncContext {
         #else
             context.factoryReturned.store(false, ordering: .relaxed)
         #endif
-        if spares.pointee.registered == 0 {
-            // Once per thread: the key's destructor releases the thread's spares when the thread ends.
-            pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
-            spares.pointee.registered = 1
-        }
-        context.outerOwner = spares.pointee.top.map { Unmanaged<AsyncContext>.fromOpaque($0).takeRetainedValue() }
+        registerSpares(spares)
+        context.nextSpare = spares.pointee.top
         spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
         spares.pointee.count += 1
+    }
+
+    /// Makes sure the thread's spares (contexts and graph, in `spares`) are released when the thread ends: the
+    /// key's destructor releases them, once registered for the thread.
+    static func registerSpares(_ spares: UnsafeMutablePointer<weft_async_spare_list>) {
+        guard spares.pointee.registered == 0 else { return }
+        pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
+        spares.pointee.registered = 1
     }
 
     /// One of the calling thread's spares, cleared, or nil when it has none.
@@ -237,22 +251,29 @@ extension AsyncContext {
         let spares = weft_thread_async_spares()!
         guard let top = spares.pointee.top else { return nil }
         let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
-        spares.pointee.top = spare.outerOwner.take().map { Unmanaged.passRetained($0).toOpaque() }
+        spares.pointee.top = spare.nextSpare
+        spare.nextSpare = nil
         spares.pointee.count -= 1
         return spare
     }
 }
 
-/// The key whose destructor releases a thread's spare contexts when the thread ends (its value only says that
-/// the thread has spares to release; the spares themselves are in a thread-local variable, faster to read).
+/// The key whose destructor releases a thread's spare contexts and graph when the thread ends (its value only
+/// says that the thread has spares to release; the spares themselves are in a thread-local variable, faster to
+/// read).
 private let sparesKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { _ in
         let spares = weft_thread_async_spares()!
-        let top = spares.pointee.top
-        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0)
-        // Releasing the first releases the rest: each spare holds the next as its `outerOwner`.
-        if let top { Unmanaged<AsyncContext>.fromOpaque(top).release() }
+        let (top, graph) = (spares.pointee.top, spares.pointee.graph)
+        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0, graph: nil)
+        // The list retains each spare.
+        var next = top
+        while let spare = next {
+            let context = Unmanaged<AsyncContext>.fromOpaque(spare).takeRetainedValue()
+            next = context.nextSpare
+        }
+        if let graph { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
     }
     return key
 }()

@@ -7,8 +7,12 @@ import WeftAtomics
 /// The object graph of one top-level async resolve: its graph-scoped instances (made or being made) and
 /// what it keeps alive until it ends. Guarded by ``AsyncBuilds/lock``, which excludes overlapping access: its
 /// fields skip dynamic exclusivity checks.
+///
+/// A graph that nothing refers to any more once it has ended becomes its thread's spare (see ``recycle(_:)``),
+/// which the thread's next top-level resolve takes with a new identifier instead of allocating one.
 final class AsyncGraph: @unchecked Sendable {
-    let id: GraphIdentifier
+    /// New each time the graph starts: a spare taken again is a different graph to every storage.
+    @exclusivity(unchecked) private(set) var id: GraphIdentifier
     /// Graph-scoped instances of async factories, by registration: the build that makes (or made) each.
     @exclusivity(unchecked) var slots = AsyncGraphSlots()
     /// Registrations whose storage holds an instance for ``id``.
@@ -28,26 +32,33 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
-    /// The graph's activity record: the graph is inside the engine for its whole life, across suspension points
-    /// and threads, so that no registration it could have found (it refers to them by identity) is released
-    /// before it ends. Kept here rather than in an object of its own: one allocation less per async resolve.
+    /// Whether ``findings`` is set: read on every nested resolve, without retaining the findings to test them.
+    let isRecording: Bool
+    /// The graph's activity record: the graph is inside the engine from its start to its end, across suspension
+    /// points and threads, so that no registration it could have found (it refers to them by identity) is
+    /// released before it ends. Kept here rather than in an object of its own: one allocation less per async
+    /// resolve; taken for the object's whole life, so that a spare starts again without looking for a record.
     private let activity = weft_activity_take()
 
     init(recording findings: GraphRecorder.Findings? = nil) {
         id = GraphIdentifier(id: ResolutionState.current.nextGraphID())
         self.findings = findings
+        isRecording = findings != nil
         weft_activity_enter(activity)
     }
 
     deinit {
         // Ended without `end()` (a task cancelled before its graph ended): the record still leaves the engine.
-        if !ended { leaveEngine() }
+        if !ended { weft_activity_leave(activity) }
+        weft_activity_give_back(activity)
     }
 
-    /// Leaves the engine and gives the activity record back; once, when the graph ends.
-    private func leaveEngine() {
-        weft_activity_leave(activity)
-        weft_activity_give_back(activity)
+    /// Notes `made`, `entry`'s graph-scoped instance, as not yet in its registration's storage (see
+    /// ``publish()``). Call with ``AsyncBuilds/lock`` held. The first makes room for a few: a graph usually
+    /// makes several, and growing one by one allocates at each step.
+    func noteUnpublishedLocked(_ entry: _ServiceEntryBase, _ made: Made) {
+        if unpublished.isEmpty { unpublished.reserveCapacity(4) }
+        unpublished.append((entry, made))
     }
 
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
@@ -75,23 +86,70 @@ final class AsyncGraph: @unchecked Sendable {
     }
 
     /// Ends the graph: storages let go of its instances, and what it kept is released.
+    ///
+    /// What the graph holds is taken out under the lock and released after it: releasing an instance may run its
+    /// deinit, user code. A graph that made nothing shared (all transient) has nothing to take out: its empty
+    /// collections stay as they are, and nothing is released.
     func end() {
-        let (stored, kept, wasEnded) = AsyncBuilds.lock.withLock {
-            defer {
-                self.stored = []
-                self.kept = []
-                unpublished = []
-                slots.removeAll()
-                ended = true
-            }
-            return (self.stored, self.kept, ended)
+        var held: Held?
+        AsyncBuilds.lock.lock()
+        let wasEnded = ended
+        ended = true
+        if !(stored.isEmpty && kept.isEmpty && unpublished.isEmpty && slots.isEmpty) {
+            held = Held(stored: stored, kept: kept, unpublished: unpublished, slots: slots)
+            stored = []
+            kept = []
+            unpublished = []
+            slots.removeAll()
         }
+        AsyncBuilds.lock.unlock()
         #if !canImport(Darwin)
             hasEnded.store(true, ordering: .releasing)
         #endif
-        for entry in stored { entry.graphCompleted() }
-        _ = kept
-        if !wasEnded { leaveEngine() }
+        if let held {
+            for entry in held.stored { entry.graphCompleted() }
+        }
+        if !wasEnded { weft_activity_leave(activity) }
+    }
+
+    /// What an ending graph held, released once the lock is.
+    private struct Held {
+        let stored: [_ServiceEntryBase]
+        let kept: [Any]
+        let unpublished: [(entry: _ServiceEntryBase, made: Made)]
+        let slots: AsyncGraphSlots
+    }
+}
+
+extension AsyncGraph {
+    /// The graph of a new top-level resolve, inside the engine: this thread's spare when it has one. `state` is
+    /// the calling thread's.
+    static func start(_ state: ResolutionState) -> AsyncGraph {
+        let spares = weft_thread_async_spares()!
+        guard let spare = spares.pointee.graph else { return AsyncGraph() }
+        spares.pointee.graph = nil
+        let graph = Unmanaged<AsyncGraph>.fromOpaque(spare).takeRetainedValue()
+        // Nothing else refers to a spare (see `recycle`): its fields are set without synchronisation. Its
+        // collections were emptied when it ended.
+        graph.id = GraphIdentifier(id: state.nextGraphID())
+        graph.ended = false
+        #if !canImport(Darwin)
+            graph.hasEnded.store(false, ordering: .relaxed)
+        #endif
+        weft_activity_enter(graph.activity)
+        return graph
+    }
+
+    /// Makes `graph`, which has ended, the calling thread's spare when nothing else refers to it (no context
+    /// kept by a resolver or a task that still runs; a context refers to its graph through the top-level
+    /// context, which owns it) and the thread has none. A verification's graph, which records, is not kept.
+    /// Call last: `graph` is not used after.
+    static func recycle(_ graph: inout AsyncGraph) {
+        guard !graph.isRecording, isKnownUniquelyReferenced(&graph) else { return }
+        let spares = weft_thread_async_spares()!
+        guard spares.pointee.graph == nil else { return }
+        AsyncContext.registerSpares(spares)
+        spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }
 }
 

@@ -10,6 +10,9 @@ struct AsyncGraphSlots {
     private var index: [ObjectIdentifier: Int]?
 
     private static let longest = 32
+    /// The room the first slot makes for a few: a graph usually has several, and growing one by one allocates
+    /// at each step.
+    private static let first = 4
 
     /// The build of the registration `id`; setting nil removes it.
     subscript(id: ObjectIdentifier) -> AsyncBuild? {
@@ -19,6 +22,7 @@ struct AsyncGraphSlots {
             case (let position?, let build?):
                 slots[position].build = build
             case (nil, let build?):
+                if slots.isEmpty { slots.reserveCapacity(Self.first) }
                 slots.append((id, build))
                 if index != nil {
                     index?[id] = slots.count - 1
@@ -32,6 +36,9 @@ struct AsyncGraphSlots {
             }
         }
     }
+
+    /// Whether there is no slot.
+    var isEmpty: Bool { slots.isEmpty }
 
     /// Forgets every slot.
     mutating func removeAll() {

@@ -157,8 +157,9 @@ public struct AsyncResolver: Sendable {
     ) async throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
         // A resolver its factory kept resolves on its own once the factory has returned.
-        if let context, context.isLive {
-            return try await container.makeAsync(Service.self, key: key, context: context)
+        // Read through the resolver rather than bound: the resolver, borrowed for the call, holds the context.
+        if context != nil, context.unsafelyUnwrapped.isLive {
+            return try await container.makeAsync(Service.self, key: key, context: context.unsafelyUnwrapped)
         }
         return try await container.makeAsync(Service.self, key: key)
     }
@@ -174,11 +175,12 @@ public struct AsyncResolver: Sendable {
             return try await container.makeAsync(
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
-        let graph = AsyncGraph()
+        var graph = AsyncGraph.start(ResolutionState.current)
         var context = AsyncContext.root(graph)
         defer {
             graph.end()
             AsyncContext.recycle(&context)
+            AsyncGraph.recycle(&graph)
         }
         return try await container.makeAsync(
             key: key, context: context, arguments: arguments, synchronously: synchronously)

@@ -83,7 +83,7 @@ extension Container {
                     if recipe.hasCallbacks {
                         graph.stored.append(entry)
                     } else {
-                        graph.unpublished.append((entry, made))
+                        graph.noteUnpublishedLocked(entry, made)
                     }
                 }
                 return (made, true)
@@ -307,7 +307,7 @@ extension Container {
     ) throws -> T {
         context.graph.publish()
         guard let findings = context.graph.findings else { return try segment(context, body) }
-        let origin = context.step.map { GraphRecorder.Origin(entry: $0.entry, inFactory: inFactory) }
+        let origin = context.stepRegistration.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
         return try GraphRecorder(findings: findings, origin: origin).record { try segment(context, body) }
     }
 
@@ -337,13 +337,16 @@ extension Container {
     }
 
     /// What every async request for `entry` checks before its factory runs: a verification notes the request, a
-    /// cycle on `context`'s path and a shared instance that would keep a scope's instance throw.
+    /// cycle on `context`'s path and a shared instance that would keep a scope's instance throw. Inlined, with
+    /// what rules each check out read here: the usual request (no verification, no registration on the path
+    /// that shares `entry`'s bit, not a scope's instance) then makes no call.
+    @inline(__always)
     func checkAsyncRequest(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
-        if let findings = context.graph.findings, let asker = context.step?.entry {
-            findings.resolving(entry, from: asker)
+        if context.graph.isRecording, let asker = context.stepRegistration {
+            context.graph.findings?.resolving(entry, from: asker)
         }
-        try checkAsyncCycle(entry, key: key, context: context)
-        try checkCaptive(entry, key: key, context: context)
+        if context.mayContain(entry) { try checkAsyncCycle(entry, key: key, context: context) }
+        if entry.isScopeCopy { try checkCaptive(entry, key: key, context: context) }
     }
 
     /// Throws when a shared instance being made on `context`'s path would keep the scope's instance of `entry`.

@@ -35,7 +35,7 @@ extension Container {
     ) async throws -> Service {
         if let found {
             let entry = found.entry.object
-            if found.exact, found.policy == .shared, context.graph.findings == nil, context.sharedBuilder == nil {
+            if found.exact, found.policy == .shared, !context.graph.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
@@ -68,6 +68,9 @@ extension Container {
     /// Makes `key` (no runtime arguments) for a top-level async resolve, as `Service`. What needs no async graph
     /// is made without one: a built singleton is read as a synchronous resolve reads it, and a service whose
     /// factory is synchronous is made by the synchronous engine (whose factories cannot reach an async one).
+    /// Inlined into the resolver's `require` and `resolve`: a call of its own would be one more async frame per
+    /// top-level resolve.
+    @inline(__always)
     nonisolated(nonsending) func makeAsync<Service>(_: Service.Type, key: ServiceKey) async throws -> Service {
         var route = topLevelRoute(key, singleton: true)
         if case .singleton = route {
@@ -79,11 +82,14 @@ extension Container {
         switch route {
         case .singleton, .synchronous:
             return try await makeOnThisThread(Service.self, key: key)
-        case .graph(let graph, let found):
+        case .graph(let started, let found):
+            // The route's reference, taken over: the resolve's is then the only one (see `AsyncGraph.recycle`).
+            var graph = started.takeRetainedValue()
             var context = AsyncContext.root(graph)
             defer {
                 graph.end()
                 AsyncContext.recycle(&context)
+                AsyncGraph.recycle(&graph)
             }
             return try await makeAsync(Service.self, found: found, key: key, context: context)
         }
@@ -97,11 +103,13 @@ extension Container {
     private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
             state.insideEngine {
-                guard let found = state.lookups.find(key, in: self) else { return .graph(AsyncGraph(), nil) }
+                guard let found = state.lookups.find(key, in: self) else {
+                    return .graph(.passRetained(AsyncGraph.start(state)), nil)
+                }
                 return found.entry._withUnsafeGuaranteedRef { entry in
                     if singleton, found.exact, found.policy == .shared { return .singleton }
                     if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
-                    return .graph(AsyncGraph(), found)
+                    return .graph(.passRetained(AsyncGraph.start(state)), found)
                 }
             }
         }
@@ -244,7 +252,7 @@ extension Container {
             let made = Made(value: instance)
             let waiters = AsyncBuilds.lock.withLock {
                 // Into the registration's storage only when a synchronous part of the graph may look.
-                graph.unpublished.append((entry, made))
+                graph.noteUnpublishedLocked(entry, made)
                 return AsyncBuilds.finishLocked(build, .made(made), parent: parent)
             }
             for waiter in waiters { waiter.resume(returning: .made(made)) }
@@ -276,6 +284,7 @@ private enum TopLevelRoute {
     case singleton
     /// A registration whose factory is synchronous and may run on this thread.
     case synchronous
-    /// A graph started for the request, and the registration found (nil: none, for the error).
-    case graph(AsyncGraph, Lookup?)
+    /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
+    /// (nil: none, for the error). Unmanaged: the resolve then holds the graph's only reference, without a copy.
+    case graph(Unmanaged<AsyncGraph>, Lookup?)
 }

@@ -89,11 +89,13 @@ static inline void weft_set_current_thread_state(void *state) {
 }
 
 /// A thread's spare async contexts: an unmanaged, retained reference to the first (which holds the next), how
-/// many there are, and whether the thread has registered their release at its end (see `AsyncContext`).
+/// many there are, and whether the thread has registered their release at its end (see `AsyncContext`); and its
+/// spare async graph, unmanaged and retained, or null (see `AsyncGraph`).
 typedef struct weft_async_spare_list {
     void *top;
     intptr_t count;
     int registered;
+    void *graph;
 } weft_async_spare_list;
 
 extern _Thread_local weft_async_spare_list weft_async_spares;
