@@ -69,8 +69,8 @@ extension ServiceEntry {
     /// factory wrapped too, the decorators running synchronously after it.
     func wrapFactory(in decorators: [Decorator<Service>]) {
         guard isPlain, !decorators.isEmpty else { return }
-        let inner = plainFactory
-        plainFactory = { resolver in
+        let inner = decoratedFactory ?? plainFactory
+        decoratedFactory = { resolver in
             var instance = try inner(resolver)
             for decorator in decorators {
                 instance = try decorator.decorate(resolver, instance)

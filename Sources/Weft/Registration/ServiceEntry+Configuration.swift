@@ -81,6 +81,8 @@ extension ServiceEntry {
             copy.configurationChanges = configurationChanges
         }
         copy.declaredDependencies = declaredDependencies
+        copy.decoratedFactory = decoratedFactory
+        copy.decoratorCount = decoratorCount
         copy.asyncFactory = asyncFactory
         copy.runsOnMainActor = runsOnMainActor
         copy.copyingScope = owningScope

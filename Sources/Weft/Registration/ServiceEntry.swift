@@ -9,9 +9,13 @@ import WeftAtomics
 ///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
 /// ```
 public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
-    /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil). Set before
-    /// the registration is published (decorators wrap it then, see `ServiceEntry+Decoration.swift`), never after.
-    @exclusivity(unchecked) var plainFactory: (any Resolver) throws -> Service
+    /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil), as
+    /// registered. A `let`: calling a stored closure that cannot change borrows it, where a `var` would be
+    /// retained and released around every call.
+    let plainFactory: (any Resolver) throws -> Service
+    /// ``plainFactory`` wrapped in the container's decorators (see `CompositionTable.swift`); read only when
+    /// ``_ServiceEntryBase/decoratorCount`` is not zero. Set before the registration is published, never after.
+    @exclusivity(unchecked) var decoratedFactory: ((any Resolver) throws -> Service)?
     /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
     private let erasedFactory: ErasedFactory?
     var isPlain: Bool { erasedFactory == nil }
@@ -102,13 +106,21 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override var factory: Any {
         if isPlain {
-            return PlainFactory { [plainFactory] resolver in try plainFactory(resolver) }
+            let made = decoratorCount != 0 ? decoratedFactory ?? plainFactory : plainFactory
+            return PlainFactory { resolver in try made(resolver) }
         }
         return erasedFactory?.value as Any
     }
 
     override func makeErased(_ resolver: Container) throws -> Any? {
         guard isPlain else { return nil }
+        return try makePlain(resolver)
+    }
+
+    /// Calls the factory of a registration without runtime arguments: the decorated one when there is one.
+    @inline(__always)
+    func makePlain(_ resolver: any Resolver) throws -> Service {
+        if decoratorCount != 0, let decoratedFactory { return try decoratedFactory(resolver) }
         return try plainFactory(resolver)
     }
 
