@@ -117,8 +117,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return try makePlain(resolver)
     }
 
-    /// Calls the factory of a registration without runtime arguments: the decorated one when there is one.
-    @inline(__always)
+    /// Calls the factory of a registration without runtime arguments: the decorated one when there is one. (The
+    /// engine's exact paths call ``plainFactory`` directly: a decorated registration is never an exact lookup.)
     func makePlain(_ resolver: any Resolver) throws -> Service {
         if decoratorCount != 0, let decoratedFactory { return try decoratedFactory(resolver) }
         return try plainFactory(resolver)
@@ -134,7 +134,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        return (policy, hasCallbacks, isPlain)
+        // A decorated registration is not offered as plain: the engine's exact paths call `plainFactory` inline,
+        // and its decorated factory is reached through the erased one (`makeErased`).
+        return (policy, hasCallbacks, isPlain && decoratorCount == 0)
     }
 
     /// The object scope instances of this registration live in (`.graph` unless changed).

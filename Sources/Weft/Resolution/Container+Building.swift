@@ -201,7 +201,7 @@ extension Container {
                 // The registration is a ServiceEntry<Value> with a plain factory: called here, without `produce`'s
                 // closures in between.
                 instance = try entry._withUnsafeGuaranteedRef {
-                    try unsafeDowncast($0, to: ServiceEntry<Value>.self).makePlain(self)
+                    try unsafeDowncast($0, to: ServiceEntry<Value>.self).plainFactory(self)
                 }
             } else {
                 instance = try produce()

@@ -114,7 +114,7 @@ extension Container {
                 let instance = try make(found, key: key, state: state, as: Service.self) {
                     // An exact lookup: the registration is a ServiceEntry<Service> with a plain factory.
                     try found.entry._withUnsafeGuaranteedRef {
-                        try unsafeDowncast($0, to: ServiceEntry<Service>.self).makePlain(self)
+                        try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
                     }
                 }
                 finish(state, restoring: outer, failed: false)

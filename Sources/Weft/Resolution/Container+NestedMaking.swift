@@ -61,7 +61,7 @@ extension Container {
         defer { leaveNested(fields) }
         do {
             return try entry._withUnsafeGuaranteedRef {
-                try unsafeDowncast($0, to: ServiceEntry<Service>.self).makePlain(self)
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
             }
         } catch {
             try throwFactoryFailed(error, key: key, path: pathForFailure(of: error, state: state))
@@ -84,7 +84,7 @@ extension Container {
         let instance: Service
         do {
             instance = try entry._withUnsafeGuaranteedRef {
-                try unsafeDowncast($0, to: ServiceEntry<Service>.self).makePlain(self)
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
             }
         } catch {
             let path = pathForFailure(of: error, state: state)

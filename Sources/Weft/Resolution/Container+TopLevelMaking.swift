@@ -49,7 +49,7 @@ extension Container {
         defer { leaveTopLevel(found, state: state, failed: failed) }
         do {
             return try entry._withUnsafeGuaranteedRef {
-                try unsafeDowncast($0, to: ServiceEntry<Service>.self).makePlain(self)
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
             }
         } catch {
             failed = true

@@ -49,7 +49,7 @@ extension Container {
         let instance: Service
         do {
             instance = try entry._withUnsafeGuaranteedRef {
-                try unsafeDowncast($0, to: ServiceEntry<Service>.self).makePlain(self)
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
             }
         } catch {
             let path = pathForFailure(of: error, state: state)
