@@ -94,7 +94,7 @@ final class CollectionBook: @unchecked Sendable {
     }
 
     /// The index of the last record of each identity.
-    private static func lastIndices(_ records: [Record]) -> [AnyHashable: Int] {
+    static func lastIndices(_ records: [Record]) -> [AnyHashable: Int] {
         var last: [AnyHashable: Int] = [:]
         for (index, record) in records.enumerated() {
             if let identity = record.identity { last[identity] = index }

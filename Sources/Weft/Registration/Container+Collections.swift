@@ -29,9 +29,12 @@ extension Container {
     ///   replaced (its kept instance discarded); a child's hides its parent's in the child's list, and only the
     ///   child's is made. `contribute(to: [any Plugin].self, id: "audit") { _ in FakeAudit() }` in a test
     ///   replaces the app's `"audit"` plugin.
-    /// - **Synchronous factories, no runtime arguments.** Elements are made by synchronous factories without
-    ///   runtime arguments (an element may resolve a `.container` service an async factory made, as any
-    ///   synchronous factory may); the list itself resolves from async code too.
+    /// - **Async elements.** An element's factory may be `async` (the overload taking an ``AsyncResolver``): the
+    ///   list then resolves with `try await container.async.require([any Plugin].self)`, every element in
+    ///   order, each in its own scope; a synchronous resolve of it fails with
+    ///   ``ResolutionError/Reason/requiresAsync``, as one of any async registration does.
+    /// - **No runtime arguments.** Element factories take no runtime arguments: resolve what they need
+    ///   through `r` (a registered configuration), or resolve a list of factories (`[(Config) -> any Plugin]`).
     ///
     /// Registering `[Element]` under the same name with `register` replaces the list with that registration.
     ///
@@ -48,12 +51,7 @@ extension Container {
         id: String? = nil,
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
-        let book = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
-                objectScope: .transient)
-        }
+        let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
         let option = book.add(collection: collectionType, place: id.map { .id($0) })
         return addContribution(Element.self, name: name, option: option, factory: factory)
     }
@@ -88,12 +86,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver) throws -> Value
     ) -> ServiceEntry<Value> {
-        let book = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
-                objectScope: .transient)
-        }
+        let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
         let option = book.add(collection: collectionType, place: .key(key))
         return addContribution(Value.self, name: name, option: option, factory: factory)
     }
@@ -108,12 +101,7 @@ extension Container {
     ///
     /// Contributing declares the collection too; declaring it again, or after contributing, changes nothing.
     public func declareCollection<Element>(_ collectionType: [Element].Type, name: String? = nil) {
-        _ = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
-                objectScope: .transient)
-        }
+        _ = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
     }
 
     /// Declares the map `collectionType`, so that it resolves (to `[:]` while nothing is contributed) instead of
@@ -126,17 +114,12 @@ extension Container {
         _ collectionType: [Key: Value].Type,
         name: String? = nil
     ) {
-        _ = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
-                objectScope: .transient)
-        }
+        _ = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
     }
 
     /// This container's book of the collection `collectionType` named `name`; the first call makes it and
     /// registers the collection, with the registration `makeEntry` makes for the book.
-    private func collectionBook<Collection>(
+    func collectionBook<Collection>(
         _ collectionType: Collection.Type,
         name: String?,
         makeEntry: (CollectionBook) -> ServiceEntry<Collection>
@@ -167,6 +150,16 @@ extension Container {
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
         let entry = ServiceEntry(serviceType: elementType, plainFactory: factory, objectScope: defaultObjectScope)
+        return addContribution(entry, name: name, option: option)
+    }
+
+    /// Registers `entry`, an element's registration, under the key of its contribution.
+    func addContribution<Element>(
+        _ entry: ServiceEntry<Element>,
+        name: String?,
+        option: ContributionOption
+    ) -> ServiceEntry<Element> {
+        let elementType = Element.self
         let key = ServiceKey(serviceType: elementType, argumentsType: noArguments, name: name, option: option)
         add(entry, as: elementType, key: key)
         return entry
