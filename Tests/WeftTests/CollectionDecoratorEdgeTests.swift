@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Weft
 
-/// Collections and decorators at their edges: many threads, captive elements, `removeAll()`, forwarded types,
+/// Collections and decorators at their edges: many threads, captive elements, `removeAll()`,
 /// registrations with runtime arguments, the container's description.
 @Suite struct CollectionDecoratorEdgeTests {
     protocol Plugin: AnyObject { var id: String { get } }
@@ -63,15 +63,6 @@ import Weft
         container.register((any Plugin).self) { _ in NamedPlugin("after") }
 
         #expect(try container.require((any Plugin).self).id == "wrapped after")
-    }
-
-    @Test func forwardedTypeIsNotDecoratedThroughTheRegistrationItForwardsTo() throws {
-        let container = Container()
-        container.register(NamedPlugin.self) { _ in NamedPlugin("concrete") }.implements((any Plugin).self)
-        container.decorate((any Plugin).self) { _, inner in Wrapped(inner) }
-
-        #expect(try container.require(NamedPlugin.self).id == "concrete")
-        #expect(try container.require((any Plugin).self).id == "concrete")
     }
 
     @Test func registrationWithRuntimeArgumentsIsNotDecorated() throws {

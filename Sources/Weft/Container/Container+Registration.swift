@@ -130,6 +130,10 @@ extension Container {
     /// ```
     public func forward<Type, Service>(_ type: Type.Type, name: String? = nil, to service: ServiceEntry<Service>) {
         let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
+        if Type.self != Service.self, service.argumentsType == noArguments, hasDecorators(for: key) {
+            addDecoratedForward(type, key: key, to: service)
+            return
+        }
         add(service, as: type, key: key)
     }
 }

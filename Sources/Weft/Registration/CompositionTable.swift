@@ -21,6 +21,11 @@ final class CompositionTable {
         return decorators[key] ?? []
     }
 
+    /// Whether `key` has decorators here.
+    func hasDecorators(for key: ServiceKey) -> Bool {
+        decorators[key] != nil
+    }
+
     /// Wraps the factory of `entry`, a new registration about to be published under `key`, in this container's
     /// decorators of `key`. Only a registration made for the key's own type without runtime arguments is
     /// decorated (see ``Container/decorate(_:name:decorator:)``); one already decorated (a decorated copy the
