@@ -3,7 +3,7 @@ import Testing
 import Weft
 
 /// Collections and decorators at their edges: many threads, captive elements, `removeAll()`,
-/// registrations with runtime arguments, the container's description.
+/// scopes, the container's description.
 @Suite struct CollectionDecoratorEdgeTests {
     protocol Plugin: AnyObject { var id: String { get } }
 
@@ -63,14 +63,6 @@ import Weft
         container.register((any Plugin).self) { _ in NamedPlugin("after") }
 
         #expect(try container.require((any Plugin).self).id == "wrapped after")
-    }
-
-    @Test func registrationWithRuntimeArgumentsIsNotDecorated() throws {
-        let container = Container()
-        container.decorate((any Plugin).self) { _, inner in Wrapped(inner) }
-        container.register((any Plugin).self) { (_, id: String) in NamedPlugin(id) }
-
-        #expect(try container.require((any Plugin).self, argument: "argument").id == "argument")
     }
 
     @Test func decoratedServiceResolvedFromAScopeIsDecorated() throws {

@@ -294,6 +294,15 @@ public final class Container: @unchecked Sendable {
         lock.withLock { services.filter(predicate) }
     }
 
+    /// The registrations of this container (not its parents) whose keys match `predicate`, with their keys.
+    func ownRegistrations(where predicate: (ServiceKey) -> Bool) -> [(key: ServiceKey, entry: _ServiceEntryBase)] {
+        lock.withLock {
+            var found: [(key: ServiceKey, entry: _ServiceEntryBase)] = []
+            services.forEach { key, entry in if predicate(key) { found.append((key, entry)) } }
+            return found
+        }
+    }
+
     /// The registrations of this container and its parents; a child's shadow its parents'.
     func allRegistrations() -> [ServiceKey: _ServiceEntryBase] {
         var result = parent?.allRegistrations() ?? [:]

@@ -12,8 +12,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil). Set before
     /// the registration is published (decorators wrap it then, see `ServiceEntry+Decoration.swift`), never after.
     @exclusivity(unchecked) var plainFactory: (any Resolver) throws -> Service
-    /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
-    private let erasedFactory: ErasedFactory?
+    /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory. Set
+    /// before the registration is published (decorators wrap it then), never after.
+    @exclusivity(unchecked) var erasedFactory: ErasedFactory?
     var isPlain: Bool { erasedFactory == nil }
 
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
@@ -383,15 +384,5 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         text += ", Factory: \(serviceKey.argumentsType) -> \(serviceKey.serviceType), ObjectScope: \(scopeText)"
         if callbacks > 0 { text += ", InitCompleted: Specified \(callbacks) closures" }
         return text
-    }
-}
-
-/// A factory that takes runtime arguments, erased; boxed so that a registration without arguments pays one
-/// pointer for it, not an optional existential.
-private final class ErasedFactory: @unchecked Sendable {
-    let value: Any
-
-    init(_ value: Any) {
-        self.value = value
     }
 }
