@@ -296,11 +296,7 @@ public final class Container: @unchecked Sendable {
 
     /// The registrations of this container (not its parents) whose keys match `predicate`, with their keys.
     func ownRegistrations(where predicate: (ServiceKey) -> Bool) -> [(key: ServiceKey, entry: _ServiceEntryBase)] {
-        lock.withLock {
-            var found: [(key: ServiceKey, entry: _ServiceEntryBase)] = []
-            services.forEach { key, entry in if predicate(key) { found.append((key, entry)) } }
-            return found
-        }
+        lock.withLock { services.dictionary.filter { predicate($0.key) }.map { (key: $0.key, entry: $0.value) } }
     }
 
     /// The registrations of this container and its parents; a child's shadow its parents'.
