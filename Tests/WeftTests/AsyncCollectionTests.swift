@@ -129,6 +129,18 @@ import Weft
         #expect(missing.first?.path.last == "Config")
     }
 
+    @Test func synchronousVerifyLeavesAnAsyncElementUnchecked() throws {
+        let container = Container()
+        container.contribute(to: [any Plugin].self) { _ in
+            await Task.yield()
+            return NamedPlugin("async")
+        }
+
+        let report = container.verificationReport()
+        #expect(report.problems.isEmpty)
+        #expect(!report.unchecked.isEmpty)
+    }
+
     @Test func asyncVerifyPassesAListWithAnAsyncElementAndASynchronousConsumerOfItsSyncSibling() async throws {
         let container = Container()
         container.register(Config.self) { _ in Config() }

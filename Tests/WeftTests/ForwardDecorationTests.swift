@@ -123,6 +123,20 @@ import Weft
         #expect(missing.first?.path.last == "Log")
     }
 
+    @Test func pathThroughADecoratedForwardNamesTheForwardedRegistration() throws {
+        final class Tabby: Animal {
+            let sound = "purr"
+            init(log: Log) {}
+        }
+        let container = Container()
+        container.register(Tabby.self) { r in Tabby(log: try r.require(Log.self)) }.implements((any Animal).self)
+        container.decorate((any Animal).self) { _, inner in Loud(inner) }
+
+        let error = try #require(throws: ResolutionError.self) { try container.require((any Animal).self) }
+        #expect(error.reason == .missingRegistration)
+        #expect(error.path == ["Animal", "Tabby", "Log"])
+    }
+
     @Test func asyncForwardedRegistrationIsDecoratedWhenResolvedAsynchronously() async throws {
         let container = Container()
         container.register(Cat.self) { _ in

@@ -42,7 +42,7 @@ extension CollectionBook {
 
 /// The registration of the list `collectionType` whose contributions `book` keeps: its synchronous factory
 /// makes the list with a synchronous resolve, its async one with an async resolve (see
-/// ``Container/contribute(to:name:id:factory:)-async``).
+/// `contribute(to:name:id:factory:)` with an async closure).
 func listEntry<Element>(_ book: CollectionBook, _ collectionType: [Element].Type) -> ServiceEntry<[Element]> {
     let entry = ServiceEntry(
         serviceType: collectionType,

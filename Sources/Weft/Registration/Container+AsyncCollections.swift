@@ -47,7 +47,7 @@ extension Container {
     /// ```
     ///
     /// A map with an async element resolves from async code only, as a list does (see
-    /// ``contribute(to:name:id:factory:)-async``).
+    /// `contribute(to:name:id:factory:)` with an async closure).
     ///
     /// - Parameters:
     ///   - collectionType: The map, e.g. `[String: any Handler].self`.
