@@ -7,17 +7,10 @@ extension CollectionBook {
         _ resolver: AsyncResolver,
         as elementType: Element.Type
     ) async throws -> [Element] {
-        let all = records()
-        let last = Self.lastIndices(all)
-        var made: Set<AnyHashable> = []
+        let options = listOptions()
         var result: [Element] = []
-        result.reserveCapacity(all.count)
-        for record in all {
-            var option = record.option
-            if let identity = record.identity, let index = last[identity] {
-                guard made.insert(identity).inserted else { continue }
-                option = all[index].option
-            }
+        result.reserveCapacity(options.count)
+        for option in options {
             result.append(try await resolver.require(Element.self, name: collectionKey.name, option: option))
         }
         return result

@@ -77,10 +77,30 @@ final class CollectionBook: @unchecked Sendable {
     /// contribution, at the place of the first.
     func makeList<Element>(_ resolver: any Resolver, as elementType: Element.Type) throws -> [Element] {
         let container = try Self.container(of: resolver, collection: [Element].self)
+        return try listOptions().map { try container.make(Element.self, name: collectionKey.name, option: $0) }
+    }
+
+    /// Makes the list as ``makeList(_:as:)`` does, passing `arguments` to each element's factory.
+    func makeList<Element, each Argument>(
+        _ resolver: any Resolver,
+        as elementType: Element.Type,
+        arguments: repeat each Argument
+    ) throws -> [Element] {
+        let container = try Self.container(of: resolver, collection: [Element].self)
+        return try listOptions().map { option in
+            try container.make(
+                Element.self, name: collectionKey.name, option: option, arguments: repeat each arguments)
+        }
+    }
+
+    /// The options of the list's elements' registrations, in the order of ``records()``: an element with an
+    /// `id` contributed again (by a child, or again in one container) is the last contribution, at the place of
+    /// the first.
+    func listOptions() -> [ContributionOption] {
         let all = records()
         let last = Self.lastIndices(all)
         var made: Set<AnyHashable> = []
-        var result: [Element] = []
+        var result: [ContributionOption] = []
         result.reserveCapacity(all.count)
         for record in all {
             var option = record.option
@@ -88,7 +108,7 @@ final class CollectionBook: @unchecked Sendable {
                 guard made.insert(identity).inserted else { continue }
                 option = all[index].option
             }
-            result.append(try container.make(Element.self, name: collectionKey.name, option: option))
+            result.append(option)
         }
         return result
     }

@@ -33,8 +33,9 @@ extension Container {
     ///   list then resolves with `try await container.async.require([any Plugin].self)`, every element in
     ///   order, each in its own scope; a synchronous resolve of it fails with
     ///   ``ResolutionError/Reason/requiresAsync``, as one of any async registration does.
-    /// - **No runtime arguments.** Element factories take no runtime arguments: resolve what they need
-    ///   through `r` (a registered configuration), or resolve a list of factories (`[(Config) -> any Plugin]`).
+    /// - **Runtime arguments.** Elements contributed with a factory that takes runtime arguments (the overload
+    ///   with `(r, config: Config)`) make the separate list `require([any Plugin].self, argument: config)`,
+    ///   each receiving the arguments. Map elements take none.
     ///
     /// Registering `[Element]` under the same name with `register` replaces the list with that registration.
     ///
@@ -122,9 +123,10 @@ extension Container {
     func collectionBook<Collection>(
         _ collectionType: Collection.Type,
         name: String?,
+        argumentsType: Any.Type = noArguments,
         makeEntry: (CollectionBook) -> ServiceEntry<Collection>
     ) -> CollectionBook {
-        let key = ServiceKey(serviceType: collectionType, argumentsType: noArguments, name: name)
+        let key = ServiceKey(serviceType: collectionType, argumentsType: argumentsType, name: name)
         let (book, made) = lock.withLock {
             let table = compositions ?? CompositionTable()
             compositions = table
