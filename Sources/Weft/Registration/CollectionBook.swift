@@ -146,6 +146,41 @@ final class CollectionBook: @unchecked Sendable {
     }
 }
 
+/// A collection's registration and its async factory: a collection resolved from async code makes each element
+/// through the async engine, so that an element whose factory is `async` is awaited, and one whose factory is
+/// synchronous is made by the synchronous engine inside the same graph.
+extension CollectionBook {
+    /// Makes the list as ``makeList(_:as:)`` does, from async code: each element through `resolver`.
+    nonisolated(nonsending) func makeList<Element>(
+        _ resolver: AsyncResolver,
+        as elementType: Element.Type
+    ) async throws -> [Element] {
+        let options = listOptions()
+        var result: [Element] = []
+        result.reserveCapacity(options.count)
+        for option in options {
+            result.append(try await resolver.require(Element.self, name: collectionKey.name, option: option))
+        }
+        return result
+    }
+
+    /// Makes the map as ``makeMap(_:as:)`` does, from async code: each element through `resolver`.
+    nonisolated(nonsending) func makeMap<Key: Hashable, Value>(
+        _ resolver: AsyncResolver,
+        as mapType: [Key: Value].Type
+    ) async throws -> [Key: Value] {
+        let all = records()
+        let last = Self.lastIndices(all)
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(last.count)
+        for (index, record) in all.enumerated() {
+            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
+            result[key] = try await resolver.require(Value.self, name: collectionKey.name, option: record.option)
+        }
+        return result
+    }
+}
+
 /// Tells apart the registrations of a collection's elements (see ``CollectionBook``): the collection and the
 /// element's place in it: a position or an `id` for a list, a key for a map. Two contributions never share an
 /// option, unless one container makes both with the same `id` or map key: the later then replaces the earlier.

@@ -167,3 +167,28 @@ extension Container {
         return entry
     }
 }
+
+/// The registration of the list `collectionType` whose contributions `book` keeps: its synchronous factory
+/// makes the list with a synchronous resolve, its async one with an async resolve (see
+/// `contribute(to:name:id:factory:)` with an async closure).
+func listEntry<Element>(_ book: CollectionBook, _ collectionType: [Element].Type) -> ServiceEntry<[Element]> {
+    let entry = ServiceEntry(
+        serviceType: collectionType,
+        plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
+        objectScope: .transient)
+    entry.asyncFactory = TypedAsyncFactory { resolver in try await book.makeList(resolver, as: Element.self) }
+    return entry
+}
+
+/// The registration of the map `collectionType` whose contributions `book` keeps (see ``listEntry(_:_:)``).
+func mapEntry<Key: Hashable & Sendable, Value>(
+    _ book: CollectionBook,
+    _ collectionType: [Key: Value].Type
+) -> ServiceEntry<[Key: Value]> {
+    let entry = ServiceEntry(
+        serviceType: collectionType,
+        plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
+        objectScope: .transient)
+    entry.asyncFactory = TypedAsyncFactory { resolver in try await book.makeMap(resolver, as: collectionType) }
+    return entry
+}
