@@ -61,6 +61,27 @@ import Weft
         #expect(try container.require([any Plugin].self, argument: Config(prefix: "")).map(\.id) == ["new", "b"])
     }
 
+    @Test func namedListsWithArgumentsAreSeparate() throws {
+        let container = Container()
+        container.contribute(to: [any Plugin].self, name: "admin") { (_, config: Config) in NamedPlugin("admin") }
+        container.contribute(to: [any Plugin].self) { (_, config: Config) in NamedPlugin("user") }
+
+        let config = Config(prefix: "")
+        #expect(try container.require([any Plugin].self, name: "admin", argument: config).map(\.id) == ["admin"])
+        #expect(try container.require([any Plugin].self, argument: config).map(\.id) == ["user"])
+    }
+
+    @Test func singletonElementWithArgumentsIsMadeOnceWithTheFirstArguments() throws {
+        let container = Container()
+        container.contribute(to: [any Plugin].self) { (_, config: Config) in NamedPlugin(config.prefix) }
+            .inObjectScope(.container)
+
+        let first = try container.require([any Plugin].self, argument: Config(prefix: "first"))
+        let second = try container.require([any Plugin].self, argument: Config(prefix: "second"))
+        #expect(first[0] === second[0])
+        #expect(second.map(\.id) == ["first"])
+    }
+
     @Test func listWithArgumentsResolvesFromAsyncCode() async throws {
         let container = Container()
         container.contribute(to: [any Plugin].self) { (_, config: Config) in NamedPlugin(config.prefix) }

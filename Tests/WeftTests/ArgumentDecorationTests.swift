@@ -76,6 +76,27 @@ import Weft
         #expect(try parent.require((any Greeter).self, argument: "x").greeting == "x")
     }
 
+    @Test func singletonWithAnArgumentKeepsTheDecoratedInstance() throws {
+        let container = Container()
+        container.register((any Greeter).self) { (_, name: String) in Plain(name) }.inObjectScope(.container)
+        container.decorate((any Greeter).self) { _, inner in Shouting(inner) }
+
+        let first = try container.require((any Greeter).self, argument: "a")
+        #expect(first is Shouting)
+        #expect(first === (try container.require((any Greeter).self, argument: "a")))
+    }
+
+    @Test func initCompletedOfARegistrationWithAnArgumentReceivesTheDecoratedInstance() throws {
+        let container = Container()
+        let seen = Collected<String>()
+        container.decorate((any Greeter).self) { _, inner in Shouting(inner) }
+        container.register((any Greeter).self) { (_, name: String) in Plain(name) }
+            .initCompleted { _, greeter in seen.append(greeter.greeting) }
+
+        _ = try container.require((any Greeter).self, argument: "hey")
+        #expect(seen.values == ["HEY!"])
+    }
+
     @Test func asyncRegistrationWithAnArgumentIsDecorated() async throws {
         let container = Container()
         container.register((any Greeter).self) { (_: AsyncResolver, name: String) in
