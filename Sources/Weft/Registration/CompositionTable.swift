@@ -27,9 +27,10 @@ final class CompositionTable {
     }
 
     /// Wraps the factory of `entry`, a new registration about to be published under `key`, in this container's
-    /// decorators of `key`. Only a registration made for the key's own type without runtime arguments is
-    /// decorated (see ``Container/decorate(_:name:decorator:)``); one already decorated (a decorated copy the
-    /// container made itself) is left as it is. Wrapping runs no user code: the container's lock may be held.
+    /// decorators of `key` (of its type and name, for a registration with runtime arguments). Only a registration
+    /// made for the key's own type is decorated here (a forwarded type gets a decorated forward, see
+    /// `Container+ForwardDecoration.swift`); one already decorated (a decorated copy the container made itself)
+    /// is left as it is. Wrapping runs no user code: the container's lock may be held.
     func decorate<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
         guard !decorators.isEmpty, entry.decoratorCount == 0, !key.hasOption, key.serviceType == Service.self
         else { return }
@@ -73,8 +74,9 @@ extension ServiceEntry {
     /// receives what the factory made, each later one what the one before returned. The decorated instance is
     /// what the factory returns, so it is what the scope keeps and what `initCompleted` callbacks receive.
     ///
-    /// A registration whose factory takes runtime arguments keeps it; an `async` registration gets its async
-    /// factory wrapped too, the decorators running synchronously after it.
+    /// A registration whose factory takes runtime arguments gets that factory wrapped (see
+    /// ``DecoratableFactory``); an `async` registration gets its async factory wrapped too, the decorators
+    /// running synchronously after it.
     func wrapFactory(in decorators: [Decorator<Service>]) {
         guard !decorators.isEmpty else { return }
         guard isPlain else {
