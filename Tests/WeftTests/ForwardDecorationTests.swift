@@ -137,6 +137,20 @@ import Weft
         #expect(error.path == ["Animal", "Tabby", "Log"])
     }
 
+    @Test func graphDrawsTheDecoratedForwardWithAnEdgeToTheRegistrationItForwardsTo() throws {
+        let container = Container()
+        container.register(Log.self) { _ in Log() }
+        container.register(Cat.self) { _ in Cat() }.implements((any Animal).self)
+        container.decorate((any Animal).self) { r, inner in Logged(inner, log: try r.require(Log.self)) }
+
+        let graph = container.dependencyGraph()
+        let animal = try #require(graph.node(for: (any Animal).self))
+        #expect(animal.decoratorCount == 1)
+        let cat = try #require(graph.node(for: Cat.self))
+        let log = try #require(graph.node(for: Log.self))
+        #expect(Set(graph.dependencies(of: animal.id).map(\.to)) == [cat.id, log.id])
+    }
+
     @Test func asyncForwardedRegistrationIsDecoratedWhenResolvedAsynchronously() async throws {
         let container = Container()
         container.register(Cat.self) { _ in
