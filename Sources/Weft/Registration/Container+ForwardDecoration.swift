@@ -43,7 +43,7 @@ extension Container {
             }
         }
         forward.isDecoratedForward = true
-        forward.inObjectScope(target.followedBy(forward))
+        forward.inObjectScope(target.followedBy(forward, key: key))
         add(forward, as: type, key: key)
     }
 }
@@ -58,8 +58,9 @@ protocol ScopeFollowing: AnyObject {
 protocol ForwardTarget: _ServiceEntryBase {
     /// Adds this registration to `container` under `key`.
     func add(to container: Container, under key: ServiceKey)
-    /// Keeps `follower`, to set its scope when this registration's changes; returns the scope now.
-    func followedBy(_ follower: any ScopeFollowing) -> any ObjectScopeProtocol
+    /// Keeps `follower`, the decorated forward of `key` (in place of an earlier one), to set its scope when this
+    /// registration's changes; returns the scope now.
+    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol
 }
 
 extension ServiceEntry: ScopeFollowing, ForwardTarget {
@@ -67,11 +68,16 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         container.add(self, as: Service.self, key: key)
     }
 
-    func followedBy(_ follower: any ScopeFollowing) -> any ObjectScopeProtocol {
-        lock.withLock {
-            scopeFollowers = (scopeFollowers ?? []).filter { $0 !== follower } + [follower]
-            return scope
-        }
+    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol {
+        lock.lock()
+        var followers = scopeFollowers ?? [:]
+        let replaced = followers.updateValue(follower, forKey: key)
+        scopeFollowers = followers
+        let scope = self.scope
+        lock.unlock()
+        // Released outside the lock: the last reference to a registration releases the instances it keeps.
+        withExtendedLifetime(replaced) {}
+        return scope
     }
 }
 

@@ -29,7 +29,7 @@ extension ServiceEntry {
         withExtendedLifetime(dropped.2) {}
         withExtendedLifetime(dropped.3) {}
         // A decorated forward keeps its instances in the scope of the registration it forwards to.
-        for follower in dropped.4 ?? [] { follower.inObjectScope(objectScope) }
+        for follower in (dropped.4 ?? [:]).values { follower.inObjectScope(objectScope) }
         return self
     }
 
