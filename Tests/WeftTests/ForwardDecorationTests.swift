@@ -147,6 +147,7 @@ import Weft
         let animal = try #require(graph.node(for: (any Animal).self))
         #expect(animal.decoratorCount == 1)
         let cat = try #require(graph.node(for: Cat.self))
+        #expect(cat.forwardedTypes.isEmpty)
         let log = try #require(graph.node(for: Log.self))
         #expect(Set(graph.dependencies(of: animal.id).map(\.to)) == [cat.id, log.id])
     }
