@@ -69,6 +69,27 @@ import Weft
         #expect(first[2] === second[2])
     }
 
+    @Test func asyncSingletonElementIsMadeOnceWhenManyTasksResolveTheList() async throws {
+        let container = Container()
+        let made = Counter()
+        container.contribute(to: [any Plugin].self) { _ in
+            made.increment()
+            await Task.yield()
+            return NamedPlugin("shared")
+        }
+        .inObjectScope(.container)
+        container.contribute(to: [any Plugin].self) { _ in NamedPlugin("fresh") }.inObjectScope(.transient)
+
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<32 {
+                group.addTask { ObjectIdentifier(try await container.async.require([any Plugin].self)[0]) }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(identities.count == 1)
+        #expect(made.value == 1)
+    }
+
     @Test func synchronousResolveOfAListWithAnAsyncElementFailsAsForAnyAsyncRegistration() throws {
         let container = Container()
         container.contribute(to: [any Plugin].self) { _ in NamedPlugin("sync") }
