@@ -103,6 +103,21 @@ import Weft
         #expect(container.resolve([any Plugin].self) == nil)
     }
 
+    @Test func synchronousResolveReturnsAnAsyncSingletonElementAnAsyncResolveMade() async throws {
+        let container = Container()
+        container.contribute(to: [any Plugin].self) { _ in
+            await Task.yield()
+            return NamedPlugin("async")
+        }
+        .inObjectScope(.container)
+        container.contribute(to: [any Plugin].self) { _ in NamedPlugin("sync") }
+
+        let made = try await container.async.require([any Plugin].self)
+        let again = try container.require([any Plugin].self)
+        #expect(again.map(\.id) == ["async", "sync"])
+        #expect(again[0] === made[0])
+    }
+
     @Test func asyncFactoryTakesAListWithAnAsyncElement() async throws {
         let container = Container()
         container.contribute(to: [any Plugin].self) { _ in
