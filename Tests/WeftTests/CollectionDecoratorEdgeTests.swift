@@ -2,8 +2,8 @@ import Dispatch
 import Testing
 import Weft
 
-/// Collections and decorators at their edges: many threads, captive elements, `removeAll()`, forwarded types,
-/// registrations with runtime arguments, the container's description.
+/// Collections and decorators at their edges: many threads, captive elements, `removeAll()`,
+/// scopes, the container's description.
 @Suite struct CollectionDecoratorEdgeTests {
     protocol Plugin: AnyObject { var id: String { get } }
 
@@ -63,23 +63,6 @@ import Weft
         container.register((any Plugin).self) { _ in NamedPlugin("after") }
 
         #expect(try container.require((any Plugin).self).id == "wrapped after")
-    }
-
-    @Test func forwardedTypeIsNotDecoratedThroughTheRegistrationItForwardsTo() throws {
-        let container = Container()
-        container.register(NamedPlugin.self) { _ in NamedPlugin("concrete") }.implements((any Plugin).self)
-        container.decorate((any Plugin).self) { _, inner in Wrapped(inner) }
-
-        #expect(try container.require(NamedPlugin.self).id == "concrete")
-        #expect(try container.require((any Plugin).self).id == "concrete")
-    }
-
-    @Test func registrationWithRuntimeArgumentsIsNotDecorated() throws {
-        let container = Container()
-        container.decorate((any Plugin).self) { _, inner in Wrapped(inner) }
-        container.register((any Plugin).self) { (_, id: String) in NamedPlugin(id) }
-
-        #expect(try container.require((any Plugin).self, argument: "argument").id == "argument")
     }
 
     @Test func decoratedServiceResolvedFromAScopeIsDecorated() throws {

@@ -186,6 +186,21 @@ public struct AsyncResolver: Sendable {
             key: key, context: context, arguments: arguments, synchronously: synchronously)
     }
 
+    /// Resolves the registration of `Service` under `name` told apart by `option`: a collection's element (see
+    /// ``CollectionBook``), whose factory may be async or synchronous.
+    nonisolated(nonsending) func require<Service>(
+        _: Service.Type,
+        name: String?,
+        option: any ServiceKeyOption
+    ) async throws -> Service {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name, option: option)
+        let container = container
+        let made = try await make(key, arguments: ()) {
+            try container.make(Service.self, name: name, option: option)
+        }
+        return try cast(made, key: key)
+    }
+
     /// What `key`'s registration made, as `Service`.
     private func cast<Service>(_ made: Made, key: ServiceKey) throws -> Service {
         try container.cast(made, key: key, context: context)

@@ -19,6 +19,36 @@ final class FactoryBox<each Argument>: @unchecked Sendable {
     }
 }
 
+/// A factory that takes runtime arguments, erased; boxed so that a registration without arguments pays one
+/// pointer for it, not an optional existential.
+final class ErasedFactory: @unchecked Sendable {
+    let value: Any
+
+    init(_ value: Any) {
+        self.value = value
+    }
+}
+
+/// A factory that takes runtime arguments and can be wrapped in decorators whatever its argument types.
+protocol DecoratableFactory {
+    /// This factory, with what it makes wrapped in `decorators` (see ``Container/decorate(_:name:decorator:)``).
+    func decorated<Service>(by decorators: [Decorator<Service>]) -> Any
+}
+
+extension FactoryBox: DecoratableFactory {
+    func decorated<Service>(by decorators: [Decorator<Service>]) -> Any {
+        let inner = make
+        return FactoryBox { (resolver: any Resolver, argument: repeat each Argument) in
+            let made = try inner(resolver, repeat each argument)
+            guard var instance = made as? Service else { return made }
+            for decorator in decorators {
+                instance = try decorator.decorate(resolver, instance)
+            }
+            return instance
+        }
+    }
+}
+
 extension Container {
     /// Registers how to make `serviceType`: the factory receives a resolver for the dependencies and the
     /// runtime arguments that `resolve` passes, any number of them.
@@ -130,6 +160,10 @@ extension Container {
     /// ```
     public func forward<Type, Service>(_ type: Type.Type, name: String? = nil, to service: ServiceEntry<Service>) {
         let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
+        if Type.self != Service.self, service.argumentsType == noArguments, hasDecorators(for: key) {
+            addDecoratedForward(type, key: key, to: service)
+            return
+        }
         add(service, as: type, key: key)
     }
 }

@@ -294,6 +294,11 @@ public final class Container: @unchecked Sendable {
         lock.withLock { services.filter(predicate) }
     }
 
+    /// The registrations of this container (not its parents) whose keys match `predicate`, with their keys.
+    func ownRegistrations(where predicate: (ServiceKey) -> Bool) -> [(key: ServiceKey, entry: _ServiceEntryBase)] {
+        lock.withLock { services.dictionary.filter { predicate($0.key) }.map { (key: $0.key, entry: $0.value) } }
+    }
+
     /// The registrations of this container and its parents; a child's shadow its parents'.
     func allRegistrations() -> [ServiceKey: _ServiceEntryBase] {
         var result = parent?.allRegistrations() ?? [:]

@@ -160,7 +160,8 @@ extension DependencyGraph.Node {
         argumentTypes = key.argumentTypeNames
         self.scope = scope
         self.registration = registration
-        forwardedTypes = forwarded.map(\.pathComponent)
+        // The key a decorated forward reaches its registration through is no type of its own (see `ForwardedOption`).
+        forwardedTypes = forwarded.filter { !$0.hasOption || !($0.option is ForwardedOption) }.map(\.pathComponent)
         forwardedIDs = forwarded.map(Self.identifier(of:))
         self.isCollection = isCollection
         collectionElement = key.hasOption && key.option is ContributionOption ? key.pathComponent : nil

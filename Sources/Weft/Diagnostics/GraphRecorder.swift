@@ -196,7 +196,8 @@
             return
         }
         // The synchronous engine runs only synchronous code: factories, callbacks, or the caller's resolve.
-        if entry.object.asyncFactory != nil, let (asker, inFactory) = asker(state) {
+        // A collection has an async factory for async resolves; synchronously, its elements' factories tell.
+        if entry.object.asyncFactory != nil, !entry.object.isCollection, let (asker, inFactory) = asker(state) {
             findings.noteSynchronousUse(SynchronousUse(asker: asker, needed: child, inFactory: inFactory))
         }
         add(.node(child), access: nextIsOptional ? .optional : .direct, state: state)

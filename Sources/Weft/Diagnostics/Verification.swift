@@ -246,7 +246,7 @@ final class Verification {
             let graph = AsyncGraph(recording: site.findings)
             defer { graph.end() }
             return try await scope.makeAsync(key: key, context: AsyncContext(graph: graph), arguments: ()) {
-                try scope.make(Service.self, name: key.name, option: nil)
+                try scope.make(Service.self, name: key.name, option: key.option)
             }
         }
         return try await make(key.serviceType)

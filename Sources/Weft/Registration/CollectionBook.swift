@@ -77,10 +77,30 @@ final class CollectionBook: @unchecked Sendable {
     /// contribution, at the place of the first.
     func makeList<Element>(_ resolver: any Resolver, as elementType: Element.Type) throws -> [Element] {
         let container = try Self.container(of: resolver, collection: [Element].self)
+        return try listOptions().map { try container.make(Element.self, name: collectionKey.name, option: $0) }
+    }
+
+    /// Makes the list as ``makeList(_:as:)`` does, passing `arguments` to each element's factory.
+    func makeList<Element, each Argument>(
+        _ resolver: any Resolver,
+        as elementType: Element.Type,
+        arguments: repeat each Argument
+    ) throws -> [Element] {
+        let container = try Self.container(of: resolver, collection: [Element].self)
+        return try listOptions().map { option in
+            try container.make(
+                Element.self, name: collectionKey.name, option: option, arguments: repeat each arguments)
+        }
+    }
+
+    /// The options of the list's elements' registrations, in the order of ``records()``: an element with an
+    /// `id` contributed again (by a child, or again in one container) is the last contribution, at the place of
+    /// the first.
+    func listOptions() -> [ContributionOption] {
         let all = records()
         let last = Self.lastIndices(all)
         var made: Set<AnyHashable> = []
-        var result: [Element] = []
+        var result: [ContributionOption] = []
         result.reserveCapacity(all.count)
         for record in all {
             var option = record.option
@@ -88,13 +108,13 @@ final class CollectionBook: @unchecked Sendable {
                 guard made.insert(identity).inserted else { continue }
                 option = all[index].option
             }
-            result.append(try container.make(Element.self, name: collectionKey.name, option: option))
+            result.append(option)
         }
         return result
     }
 
     /// The index of the last record of each identity.
-    private static func lastIndices(_ records: [Record]) -> [AnyHashable: Int] {
+    static func lastIndices(_ records: [Record]) -> [AnyHashable: Int] {
         var last: [AnyHashable: Int] = [:]
         for (index, record) in records.enumerated() {
             if let identity = record.identity { last[identity] = index }
@@ -123,6 +143,41 @@ final class CollectionBook: @unchecked Sendable {
             throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: collection)
         }
         return container
+    }
+}
+
+/// A collection's registration and its async factory: a collection resolved from async code makes each element
+/// through the async engine, so that an element whose factory is `async` is awaited, and one whose factory is
+/// synchronous is made by the synchronous engine inside the same graph.
+extension CollectionBook {
+    /// Makes the list as ``makeList(_:as:)`` does, from async code: each element through `resolver`.
+    nonisolated(nonsending) func makeList<Element>(
+        _ resolver: AsyncResolver,
+        as elementType: Element.Type
+    ) async throws -> [Element] {
+        let options = listOptions()
+        var result: [Element] = []
+        result.reserveCapacity(options.count)
+        for option in options {
+            result.append(try await resolver.require(Element.self, name: collectionKey.name, option: option))
+        }
+        return result
+    }
+
+    /// Makes the map as ``makeMap(_:as:)`` does, from async code: each element through `resolver`.
+    nonisolated(nonsending) func makeMap<Key: Hashable, Value>(
+        _ resolver: AsyncResolver,
+        as mapType: [Key: Value].Type
+    ) async throws -> [Key: Value] {
+        let all = records()
+        let last = Self.lastIndices(all)
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(last.count)
+        for (index, record) in all.enumerated() {
+            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
+            result[key] = try await resolver.require(Value.self, name: collectionKey.name, option: record.option)
+        }
+        return result
     }
 }
 

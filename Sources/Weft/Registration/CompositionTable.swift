@@ -21,15 +21,24 @@ final class CompositionTable {
         return decorators[key] ?? []
     }
 
+    /// Whether `key` has decorators here.
+    func hasDecorators(for key: ServiceKey) -> Bool {
+        decorators[key] != nil
+    }
+
     /// Wraps the factory of `entry`, a new registration about to be published under `key`, in this container's
-    /// decorators of `key`. Only a registration made for the key's own type without runtime arguments is
-    /// decorated (see ``Container/decorate(_:name:decorator:)``); one already decorated (a decorated copy the
-    /// container made itself) is left as it is. Wrapping runs no user code: the container's lock may be held.
+    /// decorators of `key` (of its type and name, for a registration with runtime arguments). Only a registration
+    /// made for the key's own type is decorated here (a forwarded type gets a decorated forward, see
+    /// `Container+ForwardDecoration.swift`); one already decorated (a decorated copy the container made itself)
+    /// is left as it is. Wrapping runs no user code: the container's lock may be held.
     func decorate<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
-        guard !decorators.isEmpty, entry.decoratorCount == 0, !key.hasOption,
-            key.serviceType == Service.self, key.argumentsType == noArguments,
-            let found = decorators[key]
+        guard !decorators.isEmpty, entry.decoratorCount == 0, !key.hasOption, key.serviceType == Service.self
         else { return }
+        // A registration with runtime arguments is decorated by the decorators of its type and name.
+        let decorated =
+            key.argumentsType == noArguments
+            ? key : ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
+        guard let found = decorators[decorated] else { return }
         entry.wrapFactory(in: found.compactMap { $0 as? Decorator<Service> })
     }
 
@@ -65,10 +74,15 @@ extension ServiceEntry {
     /// receives what the factory made, each later one what the one before returned. The decorated instance is
     /// what the factory returns, so it is what the scope keeps and what `initCompleted` callbacks receive.
     ///
-    /// A registration whose factory takes runtime arguments keeps it; an `async` registration gets its async
-    /// factory wrapped too, the decorators running synchronously after it.
+    /// A registration whose factory takes runtime arguments gets that factory wrapped (see
+    /// ``DecoratableFactory``); an `async` registration gets its async factory wrapped too, the decorators
+    /// running synchronously after it.
     func wrapFactory(in decorators: [Decorator<Service>]) {
-        guard isPlain, !decorators.isEmpty else { return }
+        guard !decorators.isEmpty else { return }
+        guard isPlain else {
+            wrapFactoryWithArguments(in: decorators)
+            return
+        }
         let inner = decoratedFactory ?? plainFactory
         decoratedFactory = { resolver in
             var instance = try inner(resolver)
@@ -89,11 +103,27 @@ extension ServiceEntry {
         decoratorCount += decorators.count
     }
 
+    /// The factory of a registration with runtime arguments (and its async one), wrapped in `decorators`.
+    private func wrapFactoryWithArguments(in decorators: [Decorator<Service>]) {
+        guard let box = erasedFactory?.value as? any DecoratableFactory else { return }
+        erasedFactory = ErasedFactory(box.decorated(by: decorators))
+        if let inner = asyncFactory {
+            asyncFactory = AsyncFactory { resolver, arguments in
+                guard let made = try await inner.make(resolver, arguments) else { return nil }
+                guard var instance = made.value as? Service else { return made }
+                for decorator in decorators {
+                    instance = try decorator.decorate(resolver.container, instance)
+                }
+                return Made(value: instance)
+            }
+        }
+        decoratorCount += decorators.count
+    }
+
     /// A copy of this registration (factory, scope, callbacks) with its factory wrapped in `decorators`, for its
-    /// container or a child to publish in its place; nil when it cannot be decorated (its factory takes runtime
-    /// arguments).
+    /// container or a child to publish in its place; nil when it cannot be decorated.
     func decoratedCopy(with decorators: [Decorator<Service>]) -> ServiceEntry<Service>? {
-        guard isPlain else { return nil }
+        if !isPlain, !(erasedFactory?.value is any DecoratableFactory) { return nil }
         let copy = copy(scope: nil)
         copy.decoratorCount = decoratorCount
         copy.isCollection = isCollection

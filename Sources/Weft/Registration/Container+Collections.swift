@@ -29,9 +29,13 @@ extension Container {
     ///   replaced (its kept instance discarded); a child's hides its parent's in the child's list, and only the
     ///   child's is made. `contribute(to: [any Plugin].self, id: "audit") { _ in FakeAudit() }` in a test
     ///   replaces the app's `"audit"` plugin.
-    /// - **Synchronous factories, no runtime arguments.** Elements are made by synchronous factories without
-    ///   runtime arguments (an element may resolve a `.container` service an async factory made, as any
-    ///   synchronous factory may); the list itself resolves from async code too.
+    /// - **Async elements.** An element's factory may be `async` (the overload taking an ``AsyncResolver``): the
+    ///   list then resolves with `try await container.async.require([any Plugin].self)`, every element in
+    ///   order, each in its own scope; a synchronous resolve of it fails with
+    ///   ``ResolutionError/Reason/requiresAsync``, as one of any async registration does.
+    /// - **Runtime arguments.** Elements contributed with a factory that takes runtime arguments (the overload
+    ///   with `(r, config: Config)`) make the separate list `require([any Plugin].self, argument: config)`,
+    ///   each receiving the arguments. Map elements take none.
     ///
     /// Registering `[Element]` under the same name with `register` replaces the list with that registration.
     ///
@@ -48,12 +52,7 @@ extension Container {
         id: String? = nil,
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
-        let book = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
-                objectScope: .transient)
-        }
+        let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
         let option = book.add(collection: collectionType, place: id.map { .id($0) })
         return addContribution(Element.self, name: name, option: option, factory: factory)
     }
@@ -88,12 +87,7 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver) throws -> Value
     ) -> ServiceEntry<Value> {
-        let book = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
-                objectScope: .transient)
-        }
+        let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
         let option = book.add(collection: collectionType, place: .key(key))
         return addContribution(Value.self, name: name, option: option, factory: factory)
     }
@@ -108,12 +102,7 @@ extension Container {
     ///
     /// Contributing declares the collection too; declaring it again, or after contributing, changes nothing.
     public func declareCollection<Element>(_ collectionType: [Element].Type, name: String? = nil) {
-        _ = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
-                objectScope: .transient)
-        }
+        _ = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
     }
 
     /// Declares the map `collectionType`, so that it resolves (to `[:]` while nothing is contributed) instead of
@@ -126,22 +115,18 @@ extension Container {
         _ collectionType: [Key: Value].Type,
         name: String? = nil
     ) {
-        _ = collectionBook(collectionType, name: name) { book in
-            ServiceEntry(
-                serviceType: collectionType,
-                plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
-                objectScope: .transient)
-        }
+        _ = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
     }
 
     /// This container's book of the collection `collectionType` named `name`; the first call makes it and
     /// registers the collection, with the registration `makeEntry` makes for the book.
-    private func collectionBook<Collection>(
+    func collectionBook<Collection>(
         _ collectionType: Collection.Type,
         name: String?,
+        argumentsType: Any.Type = noArguments,
         makeEntry: (CollectionBook) -> ServiceEntry<Collection>
     ) -> CollectionBook {
-        let key = ServiceKey(serviceType: collectionType, argumentsType: noArguments, name: name)
+        let key = ServiceKey(serviceType: collectionType, argumentsType: argumentsType, name: name)
         let (book, made) = lock.withLock {
             let table = compositions ?? CompositionTable()
             compositions = table
@@ -167,8 +152,43 @@ extension Container {
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
         let entry = ServiceEntry(serviceType: elementType, plainFactory: factory, objectScope: defaultObjectScope)
+        return addContribution(entry, name: name, option: option)
+    }
+
+    /// Registers `entry`, an element's registration, under the key of its contribution.
+    func addContribution<Element>(
+        _ entry: ServiceEntry<Element>,
+        name: String?,
+        option: ContributionOption
+    ) -> ServiceEntry<Element> {
+        let elementType = Element.self
         let key = ServiceKey(serviceType: elementType, argumentsType: noArguments, name: name, option: option)
         add(entry, as: elementType, key: key)
         return entry
     }
+}
+
+/// The registration of the list `collectionType` whose contributions `book` keeps: its synchronous factory
+/// makes the list with a synchronous resolve, its async one with an async resolve (see
+/// `contribute(to:name:id:factory:)` with an async closure).
+func listEntry<Element>(_ book: CollectionBook, _ collectionType: [Element].Type) -> ServiceEntry<[Element]> {
+    let entry = ServiceEntry(
+        serviceType: collectionType,
+        plainFactory: { resolver in try book.makeList(resolver, as: Element.self) },
+        objectScope: .transient)
+    entry.asyncFactory = TypedAsyncFactory { resolver in try await book.makeList(resolver, as: Element.self) }
+    return entry
+}
+
+/// The registration of the map `collectionType` whose contributions `book` keeps (see ``listEntry(_:_:)``).
+func mapEntry<Key: Hashable & Sendable, Value>(
+    _ book: CollectionBook,
+    _ collectionType: [Key: Value].Type
+) -> ServiceEntry<[Key: Value]> {
+    let entry = ServiceEntry(
+        serviceType: collectionType,
+        plainFactory: { resolver in try book.makeMap(resolver, as: collectionType) },
+        objectScope: .transient)
+    entry.asyncFactory = TypedAsyncFactory { resolver in try await book.makeMap(resolver, as: collectionType) }
+    return entry
 }

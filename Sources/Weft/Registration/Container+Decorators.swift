@@ -33,8 +33,15 @@ extension Container {
     ///   and the child's decorated one are different instances); the parent's resolves are not decorated. The
     ///   parent's own decorators come first. A parent's registration made after the child's decorator is not
     ///   decorated for the child.
-    /// - **What is not decorated:** registrations whose factory takes runtime arguments, and types that resolve
-    ///   through another type's registration (`implements`, `forward`): decorate the registered type.
+    /// - **Forwarded types.** Decorating `Animal`, which resolves through `register(Cat.self).implements(Animal.self)`
+    ///   (or `forward`), decorates resolves of `Animal` only: resolving `Cat` gives the undecorated instance.
+    ///   The two still share `Cat`'s instance, and the decorated `Animal` lives in `Cat`'s scope (and follows it
+    ///   when it changes): a `.container` `Cat` gives one decorated `Animal`, kept, around the one `Cat`.
+    /// - **Runtime arguments.** A registration of `serviceType` under `name` whose factory takes runtime arguments
+    ///   is decorated too (`register(Service.self) { r, id: String in ... }`, resolved with
+    ///   `require(Service.self, argument: id)`): the decorator receives the instance the factory made from the
+    ///   arguments. A decorator that needs the arguments themselves is not offered: register a factory that
+    ///   takes them instead. A forwarded type whose registration takes runtime arguments is not decorated.
     ///   An `async` registration is decorated after its async factory returns, the decorator resolving its
     ///   dependencies synchronously.
     ///
@@ -57,14 +64,55 @@ extension Container {
         }
         // The registrations made from now on are decorated as they are added; one made before is replaced by a
         // decorated copy, outside the lock (adding it takes the lock and tells the behaviors).
+        decorateWithArguments(serviceType, name: name, added: added, all: all)
         if let own = ownEntry(for: key) {
+            if own.serviceType != serviceType || own.isDecoratedForward {
+                // A forwarded type: resolved through a decorated forward (see `Container+ForwardDecoration.swift`).
+                let target = own.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : own
+                if let target { addDecoratedForward(serviceType, key: key, to: target) }
+                return
+            }
             guard let entry = own as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
                 return
             }
             add(copy, as: serviceType, key: key)
+        } else if let inherited = parent?.entry(for: key), inherited.serviceType != serviceType,
+            !inherited.isScopeCopy
+        {
+            addDecoratedForward(serviceType, key: key, to: inherited)
         } else if let inherited = parent?.entry(for: key) as? ServiceEntry<Service>, !inherited.isScopeCopy {
             let decorators = all.compactMap { $0 as? Decorator<Service> }
             guard let copy = inherited.decoratedCopy(with: decorators) else { return }
+            add(copy, as: serviceType, key: key)
+        }
+    }
+
+    /// Replaces the registrations of `serviceType` under `name` that take runtime arguments, made before the
+    /// decorator `added`, with decorated copies: this container's own (wrapped in `added`, their earlier
+    /// decorators already wrap them) and those of its parents it does not shadow (wrapped in `all`, this
+    /// container's decorators of the service).
+    private func decorateWithArguments<Service>(
+        _ serviceType: Service.Type,
+        name: String?,
+        added: Decorator<Service>,
+        all: [AnyObject]
+    ) {
+        let matches: (ServiceKey) -> Bool = { key in
+            key.serviceType == serviceType && key.name == name && key.argumentsType != noArguments && !key.hasOption
+        }
+        let own = ownRegistrations(where: matches)
+        for (key, entry) in own {
+            guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
+                continue
+            }
+            add(copy, as: serviceType, key: key)
+        }
+        guard let parent else { return }
+        let decorators = all.compactMap { $0 as? Decorator<Service> }
+        for (key, entry) in parent.allRegistrations() where matches(key) && !own.contains(where: { $0.key == key }) {
+            guard let entry = entry as? ServiceEntry<Service>, !entry.isScopeCopy,
+                let copy = entry.decoratedCopy(with: decorators)
+            else { continue }
             add(copy, as: serviceType, key: key)
         }
     }

@@ -20,7 +20,7 @@ extension ServiceEntry {
                 typedShared = nil
                 gatedStorage = nil
             }
-            return (madeStorage, typedShared, gatedStorage, takeSparesLocked())
+            return (madeStorage, typedShared, gatedStorage, takeSparesLocked(), scopeFollowers)
         }
         weft_registry_changed()
         // Released outside the lock: a deinit may call back into the container.
@@ -28,6 +28,8 @@ extension ServiceEntry {
         withExtendedLifetime(dropped.0) {}
         withExtendedLifetime(dropped.2) {}
         withExtendedLifetime(dropped.3) {}
+        // A decorated forward keeps its instances in the scope of the registration it forwards to.
+        for follower in (dropped.4 ?? [:]).values { follower.inObjectScope(objectScope) }
         return self
     }
 

@@ -16,8 +16,10 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// ``plainFactory`` wrapped in the container's decorators (see `CompositionTable.swift`); read only when
     /// ``_ServiceEntryBase/decoratorCount`` is not zero. Set before the registration is published, never after.
     @exclusivity(unchecked) var decoratedFactory: ((any Resolver) throws -> Service)?
-    /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory.
-    private let erasedFactory: ErasedFactory?
+    /// The factory of other registrations, erased; nil when ``plainFactory`` is the registered factory. Set
+    /// before the registration is published (decorators wrap it then), never after. Read through ``factory``,
+    /// which returns it as an owned `Any` either way.
+    @exclusivity(unchecked) var erasedFactory: ErasedFactory?
     var isPlain: Bool { erasedFactory == nil }
 
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
@@ -397,15 +399,5 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         text += ", Factory: \(serviceKey.argumentsType) -> \(serviceKey.serviceType), ObjectScope: \(scopeText)"
         if callbacks > 0 { text += ", InitCompleted: Specified \(callbacks) closures" }
         return text
-    }
-}
-
-/// A factory that takes runtime arguments, erased; boxed so that a registration without arguments pays one
-/// pointer for it, not an optional existential.
-private final class ErasedFactory: @unchecked Sendable {
-    let value: Any
-
-    init(_ value: Any) {
-        self.value = value
     }
 }

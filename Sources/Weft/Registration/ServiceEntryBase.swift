@@ -66,6 +66,12 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Whether this is the registration of a collection (see `Container+Collections.swift`). Set before the entry
     /// is published, never changed afterwards.
     @exclusivity(unchecked) var isCollection = false
+    /// Whether this is the registration a decorated forwarded type resolves through (see
+    /// `Container+ForwardDecoration.swift`). Set before the entry is published, never changed afterwards.
+    @exclusivity(unchecked) var isDecoratedForward = false
+    /// The decorated forwards of this registration, by the key of their forwarded type, whose scope follows its
+    /// scope (see `Container+ForwardDecoration.swift`); guarded by the ``ServiceEntry``'s lock.
+    @exclusivity(unchecked) var scopeFollowers: [ServiceKey: any ScopeFollowing]?
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
     @exclusivity(unchecked) var runsOnMainActor = false
     /// Whether this is a scope's own copy of a `.scoped` registration of one of its parents (see

@@ -82,6 +82,8 @@ extension ServiceKey {
     var pathComponent: String {
         // An element of a collection reads as its place in the collection: `Array<any Plugin>#2`.
         if hasOption, let contribution = option as? ContributionOption { return contribution.label(name: name) }
+        // The registration a decorated forwarded type resolves through reads as its own type: `Cat`.
+        if hasOption, let forwarded = option as? ForwardedOption { return String(describing: forwarded.target) }
         let text = String(describing: serviceType)
         guard let name else { return text }
         return text + "[\"\(name)\"]"

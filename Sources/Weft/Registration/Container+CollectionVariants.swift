@@ -1,0 +1,134 @@
+extension Container {
+    /// Adds an element made by an `async` factory to the list `collectionType`; chosen over the synchronous
+    /// ``contribute(to:name:id:factory:)`` when the closure awaits.
+    ///
+    /// ```swift
+    /// container.contribute(to: [any Plugin].self) { r in
+    ///     try await RemotePlugin(config: r.require(RemoteConfig.self))
+    /// }
+    /// container.contribute(to: [any Plugin].self) { _ in MetricsPlugin() }
+    ///
+    /// let plugins = try await container.async.require([any Plugin].self)   // [RemotePlugin, MetricsPlugin]
+    /// ```
+    ///
+    /// A list with an async element resolves from async code only (`container.async`, or the ``AsyncResolver``
+    /// an async factory receives): each element in order, each in its own scope, the synchronous ones too. A
+    /// synchronous resolve of the list fails with ``ResolutionError/Reason/requiresAsync``, as a synchronous
+    /// resolve of any async registration does (a `.container` element an async resolve already made is
+    /// returned). `try await container.async.verify()` builds the async elements and checks their dependencies.
+    /// The other rules are those of the synchronous overload.
+    ///
+    /// - Parameters:
+    ///   - collectionType: The list, e.g. `[any Plugin].self`.
+    ///   - name: Tells apart lists of the same type.
+    ///   - id: Names the element, so that a later contribution with the same `id` replaces it.
+    ///   - factory: Makes the element; it may suspend and throw.
+    /// - Returns: The element's registration, to set its scope and callbacks.
+    @discardableResult
+    public func contribute<Element>(
+        to collectionType: [Element].Type,
+        name: String? = nil,
+        id: String? = nil,
+        factory: @escaping @Sendable (AsyncResolver) async throws -> Element
+    ) -> ServiceEntry<Element> {
+        let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
+        let option = book.add(collection: collectionType, place: id.map { .id($0) })
+        return addContribution(asyncElement(factory), name: name, option: option)
+    }
+
+    /// Adds the element `key`, made by an `async` factory, to the map `collectionType`; chosen over the
+    /// synchronous ``contribute(to:key:name:factory:)`` when the closure awaits.
+    ///
+    /// ```swift
+    /// container.contribute(to: [String: any Handler].self, key: "feed") { r in
+    ///     try await FeedHandler(store: r.require(FeedStore.self))
+    /// }
+    /// let handlers = try await container.async.require([String: any Handler].self)
+    /// ```
+    ///
+    /// A map with an async element resolves from async code only, as a list does (see
+    /// `contribute(to:name:id:factory:)` with an async closure).
+    ///
+    /// - Parameters:
+    ///   - collectionType: The map, e.g. `[String: any Handler].self`.
+    ///   - key: The element's key in the map.
+    ///   - name: Tells apart maps of the same type.
+    ///   - factory: Makes the element; it may suspend and throw.
+    /// - Returns: The element's registration, to set its scope and callbacks.
+    @discardableResult
+    public func contribute<Key: Hashable & Sendable, Value>(
+        to collectionType: [Key: Value].Type,
+        key: Key,
+        name: String? = nil,
+        factory: @escaping @Sendable (AsyncResolver) async throws -> Value
+    ) -> ServiceEntry<Value> {
+        let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
+        let option = book.add(collection: collectionType, place: .key(key))
+        return addContribution(asyncElement(factory), name: name, option: option)
+    }
+
+    /// An element's registration whose factory is `factory`, async: a synchronous resolve of it fails with
+    /// ``ResolutionError/Reason/requiresAsync``, as one of an async `register` does.
+    private func asyncElement<Element>(
+        _ factory: @escaping @Sendable (AsyncResolver) async throws -> Element
+    ) -> ServiceEntry<Element> {
+        let entry = ServiceEntry(
+            serviceType: Element.self,
+            plainFactory: { _ in throw asyncFactoryResolvedSynchronously() },
+            objectScope: defaultObjectScope
+        )
+        entry.asyncFactory = TypedAsyncFactory(factory)
+        return entry
+    }
+
+    /// Adds an element whose factory takes runtime arguments to the list `collectionType`: resolving the list
+    /// with those arguments passes them to each of its elements.
+    ///
+    /// ```swift
+    /// container.contribute(to: [any Plugin].self) { (r, config: PluginConfig) in
+    ///     AuditPlugin(log: try r.require(Log.self), config: config)
+    /// }
+    /// container.contribute(to: [any Plugin].self) { (_, config: PluginConfig) in MetricsPlugin(config: config) }
+    ///
+    /// let plugins = try container.require([any Plugin].self, argument: config)   // [AuditPlugin, MetricsPlugin]
+    /// ```
+    ///
+    /// The argument types are part of the list's key, as they are of any registration's: the elements that
+    /// take `PluginConfig` make the list `require([any Plugin].self, argument: config)`, and those that take no
+    /// arguments the separate list `require([any Plugin].self)`. Each element keeps its own scope (a
+    /// `.container` element is made once, with the arguments of the first resolve, as any registration with
+    /// arguments); order, names, children and `id` follow the rules of ``contribute(to:name:id:factory:)``.
+    /// Element factories with arguments are synchronous, and maps take no arguments; the list resolves from
+    /// async code with `container.async.require([any Plugin].self, arguments: config)`. `verify()` does not
+    /// build registrations with runtime arguments, elements included.
+    ///
+    /// - Parameters:
+    ///   - collectionType: The list, e.g. `[any Plugin].self`.
+    ///   - name: Tells apart lists of the same type.
+    ///   - id: Names the element, so that a later contribution with the same `id` replaces it.
+    ///   - factory: Makes the element from a resolver and the runtime arguments.
+    /// - Returns: The element's registration, to set its scope and callbacks.
+    @discardableResult
+    public func contribute<Element, First, each Other>(
+        to collectionType: [Element].Type,
+        name: String? = nil,
+        id: String? = nil,
+        factory: @escaping (any Resolver, First, repeat each Other) throws -> Element
+    ) -> ServiceEntry<Element> {
+        let argumentsType = (any Resolver, First, repeat each Other).self
+        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
+            let make = FactoryBox<First, repeat each Other> {
+                (resolver: any Resolver, first: First, other: repeat each Other) in
+                try book.makeList(resolver, as: Element.self, arguments: first, repeat each other)
+            }
+            return ServiceEntry(
+                serviceType: collectionType, argumentsType: argumentsType, factory: make, objectScope: .transient)
+        }
+        let option = book.add(collection: collectionType, place: id.map { .id($0) })
+        let element = entry(Element.self, factory: factory)
+        add(
+            element, as: Element.self,
+            key: ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option))
+        return element
+    }
+}

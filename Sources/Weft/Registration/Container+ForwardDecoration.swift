@@ -1,0 +1,99 @@
+/// Decorators of forwarded types: `decorate(Animal.self)` applies to `Animal` when it is resolved through
+/// `register(Cat.self).implements(Animal.self)` (or `forward`).
+///
+/// The registration of `Cat` stays as it is: resolving `Cat` gives the undecorated instance. `Animal` gets a
+/// registration of its own, a *decorated forward*, whose factory resolves the `Cat` registration (under a key
+/// told apart by a ``ForwardedOption``, so that the two share `Cat`'s instances as a plain forward does) and
+/// whose decorators wrap what it returns. Its scope is `Cat`'s and follows it (``ScopeFollowing``): a
+/// `.container` `Cat` gives one decorated `Animal` around the one `Cat`, kept as a singleton.
+extension Container {
+    /// Whether this container has decorators of `key`; false at once for a container that never decorated.
+    func hasDecorators(for key: ServiceKey) -> Bool {
+        lock.withLock { compositions?.hasDecorators(for: key) ?? false }
+    }
+
+    /// The key under which the decorated forward of `key` reaches the registration it forwards to.
+    func forwardedKey(of key: ServiceKey, to target: Any.Type?) -> ServiceKey {
+        ServiceKey(
+            serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
+            option: ForwardedOption(target: target ?? key.serviceType))
+    }
+
+    /// Makes `type` (under `key`) resolve through `target`, the registration of another type, wrapped in this
+    /// container's decorators of `key`: `target` is added under the forwarded key, and a decorated forward
+    /// under `key` (decorated as it is added).
+    func addDecoratedForward<Type>(_ type: Type.Type, key: ServiceKey, to target: _ServiceEntryBase) {
+        guard let target = target as? any ForwardTarget, key.argumentsType == noArguments else { return }
+        let hidden = forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType)
+        target.add(to: self, under: hidden)
+        let name = key.name
+        let option = hidden.option
+        let forward = ServiceEntry(
+            serviceType: type,
+            plainFactory: { resolver in
+                guard let container = resolver as? Container else {
+                    throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: type)
+                }
+                return try container.make(Type.self, name: name, option: option)
+            },
+            objectScope: .transient)
+        if (target as _ServiceEntryBase).asyncFactory != nil, let option {
+            forward.asyncFactory = TypedAsyncFactory { resolver in
+                try await resolver.require(Type.self, name: name, option: option)
+            }
+        }
+        forward.isDecoratedForward = true
+        forward.inObjectScope(target.followedBy(forward, key: key))
+        add(forward, as: type, key: key)
+    }
+}
+
+/// A registration whose scope another follows: a decorated forward keeps its instances in the scope of the
+/// registration it forwards to, and is told when that scope changes.
+protocol ScopeFollowing: AnyObject {
+    @discardableResult func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self
+}
+
+/// What a registration does as the target of a decorated forward, whatever its type.
+protocol ForwardTarget: _ServiceEntryBase {
+    /// Adds this registration to `container` under `key`.
+    func add(to container: Container, under key: ServiceKey)
+    /// Keeps `follower`, the decorated forward of `key` (in place of an earlier one), to set its scope when this
+    /// registration's changes; returns the scope now.
+    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol
+}
+
+extension ServiceEntry: ScopeFollowing, ForwardTarget {
+    func add(to container: Container, under key: ServiceKey) {
+        container.add(self, as: Service.self, key: key)
+    }
+
+    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol {
+        lock.lock()
+        var followers = scopeFollowers ?? [:]
+        let replaced = followers.updateValue(follower, forKey: key)
+        scopeFollowers = followers
+        let scope = self.scope
+        lock.unlock()
+        // Released outside the lock: the last reference to a registration releases the instances it keeps.
+        withExtendedLifetime(replaced) {}
+        return scope
+    }
+}
+
+/// Tells apart the key under which a decorated forward reaches the registration it forwards to. All are equal:
+/// forwarding the type again replaces the registration under it.
+struct ForwardedOption: ServiceKeyOption {
+    /// The type of the registration forwarded to, for paths and the dependency graph.
+    let target: Any.Type
+
+    var description: String { "forwarded to \(target)" }
+
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool {
+        another is ForwardedOption
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(0x466f_7277)
+    }
+}
