@@ -209,4 +209,18 @@ import Weft
         #expect(report.problems.isEmpty)
         #expect(report.unchecked.count == 1)
     }
+
+    @Test func asyncDependencyGraphDrawsTheAsyncDecoratorsDependencies() async throws {
+        let container = Container()
+        container.register(Cache.self) { _ in Cache("remote") }
+        container.register(Repository.self) { _ in SQLRepository() }
+        container.decorate(Repository.self) { r, inner in Wrapper(inner, tag: try await r.require(Cache.self).tag) }
+
+        let graph = await container.async.dependencyGraph()
+
+        let repository = try #require(graph.node(for: Repository.self))
+        let cache = try #require(graph.node(for: Cache.self)).id
+        #expect(repository.decoratorCount == 1)
+        #expect(graph.dependencies(of: repository.id) == [.init(from: repository.id, to: cache, kind: .initializer)])
+    }
 }
