@@ -33,6 +33,9 @@ final class ErasedFactory: @unchecked Sendable {
 protocol DecoratableFactory {
     /// This factory, with what it makes wrapped in `decorators` (see ``Container/decorate(_:name:decorator:)``).
     func decorated<Service>(by decorators: [Decorator<Service>]) -> Any
+    /// This factory as an async one, with what it makes wrapped in `decorators`, some of them `async` (see
+    /// `Container+AsyncDecorators.swift`).
+    func asyncDecorated<Service>(by decorators: [Decorator<Service>]) -> AsyncFactory
 }
 
 extension FactoryBox: DecoratableFactory {

@@ -137,6 +137,25 @@ final class CollectionBook: @unchecked Sendable {
         return result
     }
 
+    /// Makes the map as ``makeMap(_:as:)`` does, passing `arguments` to each element's factory.
+    func makeMap<Key: Hashable, Value, each Argument>(
+        _ resolver: any Resolver,
+        as mapType: [Key: Value].Type,
+        arguments: repeat each Argument
+    ) throws -> [Key: Value] {
+        let container = try Self.container(of: resolver, collection: mapType)
+        let all = records()
+        let last = Self.lastIndices(all)
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(last.count)
+        for (index, record) in all.enumerated() {
+            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
+            result[key] = try container.make(
+                Value.self, name: collectionKey.name, option: record.option, arguments: repeat each arguments)
+        }
+        return result
+    }
+
     /// The container a collection's factory resolves its elements through: the resolver it received.
     private static func container(of resolver: any Resolver, collection: Any.Type) throws -> Container {
         guard let container = resolver as? Container else {

@@ -62,10 +62,19 @@ final class CompositionTable {
 
 /// One decorator of `Service`, as ``Container/decorate(_:name:decorator:)`` received it.
 final class Decorator<Service>: @unchecked Sendable {
+    /// The synchronous closure; for an async decorator, one that throws ``ResolutionError/Reason/requiresAsync``.
     let decorate: (any Resolver, Service) throws -> Service
+    /// The closure of an `async` decorator; nil for a synchronous one.
+    let decorateAsync: AsyncDecoration<Service>?
 
     init(_ decorate: @escaping (any Resolver, Service) throws -> Service) {
         self.decorate = decorate
+        decorateAsync = nil
+    }
+
+    init(async decorate: @escaping AsyncDecoration<Service>) {
+        self.decorate = { _, _ in throw asyncFactoryResolvedSynchronously() }
+        decorateAsync = decorate
     }
 }
 
@@ -76,7 +85,7 @@ extension ServiceEntry {
     ///
     /// A registration whose factory takes runtime arguments gets that factory wrapped (see
     /// ``DecoratableFactory``); an `async` registration gets its async factory wrapped too, the decorators
-    /// running synchronously after it.
+    /// running after it. Decorators of which one is `async` are applied by ``wrapFactory(_:inAsync:)``.
     func wrapFactory(in decorators: [Decorator<Service>]) {
         guard !decorators.isEmpty else { return }
         guard isPlain else {
@@ -84,6 +93,10 @@ extension ServiceEntry {
             return
         }
         let inner = decoratedFactory ?? plainFactory
+        if decorators.contains(where: { $0.decorateAsync != nil }) {
+            wrapFactory(inner, inAsync: decorators)
+            return
+        }
         decoratedFactory = { resolver in
             var instance = try inner(resolver)
             for decorator in decorators {
@@ -106,6 +119,10 @@ extension ServiceEntry {
     /// The factory of a registration with runtime arguments (and its async one), wrapped in `decorators`.
     private func wrapFactoryWithArguments(in decorators: [Decorator<Service>]) {
         guard let box = erasedFactory?.value as? any DecoratableFactory else { return }
+        if decorators.contains(where: { $0.decorateAsync != nil }) {
+            wrapFactoryWithArguments(box, inAsync: decorators)
+            return
+        }
         erasedFactory = ErasedFactory(box.decorated(by: decorators))
         if let inner = asyncFactory {
             asyncFactory = AsyncFactory { resolver, arguments in

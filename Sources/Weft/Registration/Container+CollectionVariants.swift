@@ -98,7 +98,8 @@ extension Container {
     /// arguments the separate list `require([any Plugin].self)`. Each element keeps its own scope (a
     /// `.container` element is made once, with the arguments of the first resolve, as any registration with
     /// arguments); order, names, children and `id` follow the rules of ``contribute(to:name:id:factory:)``.
-    /// Element factories with arguments are synchronous, and maps take no arguments; the list resolves from
+    /// Element factories with arguments are synchronous (maps take arguments too, see
+    /// ``contribute(to:key:name:factory:)`` with arguments); the list resolves from
     /// async code with `container.async.require([any Plugin].self, arguments: config)`. `verify()` does not
     /// build registrations with runtime arguments, elements included.
     ///
@@ -129,6 +130,51 @@ extension Container {
         add(
             element, as: Element.self,
             key: ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option))
+        return element
+    }
+
+    /// Adds the element `key`, whose factory takes runtime arguments, to the map `collectionType`: resolving the
+    /// map with those arguments passes them to each of its elements.
+    ///
+    /// ```swift
+    /// container.contribute(to: [String: any Handler].self, key: "users") { (r, config: Config) in
+    ///     UsersHandler(store: try r.require(UserStore.self), config: config)
+    /// }
+    /// let handlers = try container.require([String: any Handler].self, argument: config)
+    /// ```
+    ///
+    /// As for lists (see ``contribute(to:name:id:factory:)`` with arguments), the argument types are part of the
+    /// map's key: the elements that take `Config` make the map `require([String: any Handler].self,
+    /// argument: config)`, separate from the map without arguments. A later contribution under the same key
+    /// replaces the earlier one, a child's hides its parent's; each element keeps its own scope.
+    ///
+    /// - Parameters:
+    ///   - collectionType: The map, e.g. `[String: any Handler].self`.
+    ///   - key: The element's key in the map.
+    ///   - name: Tells apart maps of the same type.
+    ///   - factory: Makes the element from a resolver and the runtime arguments.
+    /// - Returns: The element's registration, to set its scope and callbacks.
+    @discardableResult
+    public func contribute<Key: Hashable & Sendable, Value, First, each Other>(
+        to collectionType: [Key: Value].Type,
+        key: Key,
+        name: String? = nil,
+        factory: @escaping (any Resolver, First, repeat each Other) throws -> Value
+    ) -> ServiceEntry<Value> {
+        let argumentsType = (any Resolver, First, repeat each Other).self
+        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
+            let make = FactoryBox<First, repeat each Other> {
+                (resolver: any Resolver, first: First, other: repeat each Other) in
+                try book.makeMap(resolver, as: collectionType, arguments: first, repeat each other)
+            }
+            return ServiceEntry(
+                serviceType: collectionType, argumentsType: argumentsType, factory: make, objectScope: .transient)
+        }
+        let option = book.add(collection: collectionType, place: .key(key))
+        let element = entry(Value.self, factory: factory)
+        add(
+            element, as: Value.self,
+            key: ServiceKey(serviceType: Value.self, argumentsType: argumentsType, name: name, option: option))
         return element
     }
 }

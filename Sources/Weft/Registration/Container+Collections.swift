@@ -35,7 +35,7 @@ extension Container {
     ///   ``ResolutionError/Reason/requiresAsync``, as one of any async registration does.
     /// - **Runtime arguments.** Elements contributed with a factory that takes runtime arguments (the overload
     ///   with `(r, config: Config)`) make the separate list `require([any Plugin].self, argument: config)`,
-    ///   each receiving the arguments. Map elements take none.
+    ///   each receiving the arguments; maps take them the same way, with `key:`.
     ///
     /// Registering `[Element]` under the same name with `register` replaces the list with that registration.
     ///

@@ -44,6 +44,8 @@ extension Container {
     ///   takes them instead. A forwarded type whose registration takes runtime arguments is not decorated.
     ///   An `async` registration is decorated after its async factory returns, the decorator resolving its
     ///   dependencies synchronously.
+    /// - **Async decorators.** A decorator that awaits is declared with the overload taking an
+    ///   ``AsyncResolver`` (see `decorate(_:name:decorator:)` with an async closure).
     ///
     /// - Parameters:
     ///   - serviceType: The service to decorate, as it is registered.
@@ -55,8 +57,12 @@ extension Container {
         name: String? = nil,
         decorator: @escaping (any Resolver, Service) throws -> Service
     ) {
+        add(Decorator(decorator), of: serviceType, name: name)
+    }
+
+    /// Adds `added`, a decorator of `serviceType` under `name`, after the container's others of that service.
+    func add<Service>(_ added: Decorator<Service>, of serviceType: Service.Type, name: String?) {
         let key = ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name)
-        let added = Decorator(decorator)
         let all = lock.withLock {
             let table = compositions ?? CompositionTable()
             compositions = table
