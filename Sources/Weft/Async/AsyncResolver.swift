@@ -186,6 +186,16 @@ public struct AsyncResolver: Sendable {
             key: key, context: context, arguments: arguments, synchronously: synchronously)
     }
 
+    /// Runs synchronous user code that resolves through a container (a synchronous factory or decorator that an
+    /// async decorator's chain calls) inside this resolver's object graph: in a segment of the synchronous engine,
+    /// as the async engine runs a synchronous factory, so that what it resolves shares the graph's instances and
+    /// its cycle checks. Outside any resolution (``Container/async``), it runs as a resolve of its own would.
+    func synchronously<T>(_ body: (Container) throws -> T) throws -> T {
+        let container = container
+        guard let context, context.isLive else { return try body(container) }
+        return try container.segment(context, awaiting: nil) { _ in try body(container) }
+    }
+
     /// Resolves the registration of `Service` under `name` told apart by `option`: a collection's element (see
     /// ``CollectionBook``), whose factory may be async or synchronous.
     nonisolated(nonsending) func require<Service>(

@@ -108,7 +108,7 @@ extension ServiceEntry {
             asyncFactory = TypedAsyncFactory { resolver in
                 var instance = try await typed.typed(resolver)
                 for decorator in decorators {
-                    instance = try decorator.decorate(resolver.container, instance)
+                    instance = try resolver.synchronously { try decorator.decorate($0, instance) }
                 }
                 return instance
             }
@@ -129,7 +129,7 @@ extension ServiceEntry {
                 guard let made = try await inner.make(resolver, arguments) else { return nil }
                 guard var instance = made.value as? Service else { return made }
                 for decorator in decorators {
-                    instance = try decorator.decorate(resolver.container, instance)
+                    instance = try resolver.synchronously { try decorator.decorate($0, instance) }
                 }
                 return Made(value: instance)
             }

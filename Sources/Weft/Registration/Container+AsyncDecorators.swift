@@ -56,7 +56,7 @@ extension Container {
 
 extension Decorator {
     /// `instance` wrapped in `decorators`, in order, from async code: an async decorator is awaited, a
-    /// synchronous one receives the resolver's container.
+    /// synchronous one runs inside the resolver's graph (``AsyncResolver/synchronously(_:)``).
     nonisolated(nonsending) static func apply(
         _ decorators: [Decorator<Service>],
         to instance: Service,
@@ -67,7 +67,7 @@ extension Decorator {
             if let decorateAsync = decorator.decorateAsync {
                 instance = try await decorateAsync(resolver, instance)
             } else {
-                instance = try decorator.decorate(resolver.container, instance)
+                instance = try resolver.synchronously { try decorator.decorate($0, instance) }
             }
         }
         return instance
@@ -87,7 +87,7 @@ extension ServiceEntry {
     /// Wraps this registration's factory, `inner` (its factory with any earlier decorators), in `decorators`, of
     /// which at least one is `async`: a synchronous resolve fails with ``ResolutionError/Reason/requiresAsync``
     /// before the factory runs, and the async factory (the registration's own, or `inner` called with the
-    /// resolver's container) is followed by every decorator in order.
+    /// resolver's container, inside its graph) is followed by every decorator in order.
     func wrapFactory(_ inner: @escaping (any Resolver) throws -> Service, inAsync decorators: [Decorator<Service>]) {
         decoratedFactory = { _ in throw asyncFactoryResolvedSynchronously() }
         let made: @Sendable (AsyncResolver) async throws -> Service
@@ -95,7 +95,7 @@ extension ServiceEntry {
             made = typed.typed
         } else {
             let synchronous = SynchronousFactory(inner)
-            made = { resolver in try synchronous.make(resolver.container) }
+            made = { resolver in try resolver.synchronously { try synchronous.make($0) } }
         }
         asyncFactory = TypedAsyncFactory { resolver in
             try await Decorator.apply(decorators, to: try await made(resolver), resolver: resolver)
@@ -122,11 +122,11 @@ extension ServiceEntry {
 
 extension FactoryBox {
     /// This factory as an async one, for a registration with runtime arguments whose factory is synchronous: it
-    /// runs with the resolver's container, then `decorators` wrap what it made.
+    /// runs with the resolver's container, inside its graph, then `decorators` wrap what it made.
     func asyncDecorated<Service>(by decorators: [Decorator<Service>]) -> AsyncFactory {
         AsyncFactory { resolver, arguments in
             guard let arguments = arguments as? PackBox<repeat each Argument> else { return nil }
-            let made = try self.make(resolver.container, repeat each arguments.values)
+            let made = try resolver.synchronously { try self.make($0, repeat each arguments.values) }
             guard let instance = made as? Service else { return Made(value: made) }
             return Made(value: try await Decorator.apply(decorators, to: instance, resolver: resolver))
         }
