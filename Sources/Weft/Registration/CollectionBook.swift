@@ -126,15 +126,25 @@ final class CollectionBook: @unchecked Sendable {
     /// and again by a child is the child's (its contribution alone is made).
     func makeMap<Key: Hashable, Value>(_ resolver: any Resolver, as mapType: [Key: Value].Type) throws -> [Key: Value] {
         let container = try Self.container(of: resolver, collection: mapType)
-        let all = records()
-        let last = Self.lastIndices(all)
         var result: [Key: Value] = [:]
-        result.reserveCapacity(last.count)
-        for (index, record) in all.enumerated() {
-            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
-            result[key] = try container.make(Value.self, name: collectionKey.name, option: record.option)
+        for (key, option) in mapEntries(Key.self) {
+            result[key] = try container.make(Value.self, name: collectionKey.name, option: option)
         }
         return result
+    }
+
+    /// The map's keys with the options of their elements' registrations: for a key contributed more than once
+    /// (by a child, or again in one container), the last contribution.
+    func mapEntries<Key: Hashable>(_: Key.Type) -> [(key: Key, option: ContributionOption)] {
+        let all = records()
+        let last = Self.lastIndices(all)
+        var entries: [(key: Key, option: ContributionOption)] = []
+        entries.reserveCapacity(last.count)
+        for (index, record) in all.enumerated() {
+            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
+            entries.append((key, record.option))
+        }
+        return entries
     }
 
     /// Makes the map as ``makeMap(_:as:)`` does, passing `arguments` to each element's factory.
@@ -144,14 +154,10 @@ final class CollectionBook: @unchecked Sendable {
         arguments: repeat each Argument
     ) throws -> [Key: Value] {
         let container = try Self.container(of: resolver, collection: mapType)
-        let all = records()
-        let last = Self.lastIndices(all)
         var result: [Key: Value] = [:]
-        result.reserveCapacity(last.count)
-        for (index, record) in all.enumerated() {
-            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
+        for (key, option) in mapEntries(Key.self) {
             result[key] = try container.make(
-                Value.self, name: collectionKey.name, option: record.option, arguments: repeat each arguments)
+                Value.self, name: collectionKey.name, option: option, arguments: repeat each arguments)
         }
         return result
     }
@@ -188,13 +194,9 @@ extension CollectionBook {
         _ resolver: AsyncResolver,
         as mapType: [Key: Value].Type
     ) async throws -> [Key: Value] {
-        let all = records()
-        let last = Self.lastIndices(all)
         var result: [Key: Value] = [:]
-        result.reserveCapacity(last.count)
-        for (index, record) in all.enumerated() {
-            guard let mapKey = record.identity, last[mapKey] == index, let key = mapKey.base as? Key else { continue }
-            result[key] = try await resolver.require(Value.self, name: collectionKey.name, option: record.option)
+        for (key, option) in mapEntries(Key.self) {
+            result[key] = try await resolver.require(Value.self, name: collectionKey.name, option: option)
         }
         return result
     }
