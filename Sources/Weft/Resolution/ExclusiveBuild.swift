@@ -83,10 +83,12 @@ final class ExclusiveBuild<Kept>: BuildWaitTarget, @unchecked Sendable {
         }
     }
 
-    /// Whether nothing is kept, or what is kept no longer counts (`isGone`), read under the lock; nothing is
-    /// made.
+    /// Whether nothing is kept, or what is kept no longer counts (`isGone`); nothing is made. What is kept is
+    /// copied under the lock and judged after it: judging a weak reference takes a strong one, and letting go of
+    /// that may release the instance's last reference and run its deinit, which must not run under the lock.
     func keepsNothing(_ isGone: (Kept) -> Bool = { _ in false }) -> Bool {
-        lock.withLock { kept.map(isGone) ?? true }
+        guard let kept = lock.withLock({ kept }) else { return true }
+        return isGone(kept)
     }
 
     var waitBuilder: ResolutionState? { lock.withLock { owner } }
