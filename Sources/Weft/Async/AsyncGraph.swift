@@ -19,7 +19,7 @@ final class AsyncGraph: @unchecked Sendable {
     @exclusivity(unchecked) var stored: [_ServiceEntryBase] = []
     /// Graph-scoped instances of async factories not yet in their registrations' storage: only a synchronous
     /// part of the graph looks there, so they go in when one starts (see ``publish()``).
-    @exclusivity(unchecked) var unpublished: [(entry: _ServiceEntryBase, made: Made)] = []
+    @exclusivity(unchecked) var unpublished: [UnpublishedInstance] = []
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     @exclusivity(unchecked) var kept: [Any] = []
@@ -58,13 +58,13 @@ final class AsyncGraph: @unchecked Sendable {
     /// makes several, and growing one by one allocates at each step.
     func noteUnpublishedLocked(_ entry: _ServiceEntryBase, _ made: Made) {
         if unpublished.isEmpty { unpublished.reserveCapacity(4) }
-        unpublished.append((entry, made))
+        unpublished.append(UnpublishedInstance(entry: entry, made: made))
     }
 
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {
-        let pending: [(entry: _ServiceEntryBase, made: Made)] = AsyncBuilds.lock.withLock {
+        let pending: [UnpublishedInstance] = AsyncBuilds.lock.withLock {
             guard !unpublished.isEmpty else { return [] }
             defer {
                 stored += unpublished.map(\.entry)
@@ -72,7 +72,7 @@ final class AsyncGraph: @unchecked Sendable {
             }
             return unpublished
         }
-        for (entry, made) in pending { entry.storeMade(made.value, inGraph: id) }
+        for instance in pending { instance.entry.storeMade(instance.made.value, inGraph: id) }
     }
 
     /// Records that `entry`'s storage holds an instance for this graph, so that its storage is told when the
@@ -116,9 +116,16 @@ final class AsyncGraph: @unchecked Sendable {
     private struct Held {
         let stored: [_ServiceEntryBase]
         let kept: [Any]
-        let unpublished: [(entry: _ServiceEntryBase, made: Made)]
+        let unpublished: [UnpublishedInstance]
         let slots: AsyncGraphSlots
     }
+}
+
+/// A graph-scoped instance of an async factory not yet in its registration's storage. A struct rather than a
+/// tuple: an array of tuples is destroyed element by element through the tuple's generic value witnesses.
+struct UnpublishedInstance {
+    let entry: _ServiceEntryBase
+    let made: Made
 }
 
 extension AsyncGraph {

@@ -5,7 +5,7 @@
 /// which every claim, build and completion would do. Past a few dozen, a dictionary indexes the list, so a wide
 /// graph stays linear. Guarded, with its graph, by ``AsyncBuilds/lock``.
 struct AsyncGraphSlots {
-    private var slots: [(id: ObjectIdentifier, build: AsyncBuild)] = []
+    private var slots: [Slot] = []
     /// The position of each registration's slot, once the list is long.
     private var index: [ObjectIdentifier: Int]?
 
@@ -23,7 +23,7 @@ struct AsyncGraphSlots {
                 slots[position].build = build
             case (nil, let build?):
                 if slots.isEmpty { slots.reserveCapacity(Self.first) }
-                slots.append((id, build))
+                slots.append(Slot(id: id, build: build))
                 if index != nil {
                     index?[id] = slots.count - 1
                 } else if slots.count > Self.longest {
@@ -61,5 +61,12 @@ struct AsyncGraphSlots {
         }
         slots.removeLast()
         index?[removed] = nil
+    }
+
+    /// One registration's build. A struct rather than a tuple: an array of tuples is destroyed element by element
+    /// through the tuple's generic value witnesses.
+    private struct Slot {
+        let id: ObjectIdentifier
+        var build: AsyncBuild
     }
 }

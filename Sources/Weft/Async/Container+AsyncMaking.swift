@@ -357,7 +357,7 @@ extension Container {
 }
 
 /// What a task asking for a graph-scoped or shared instance of an async factory found.
-private enum AsyncClaim {
+enum AsyncClaim {
     case stored(Made)
     case wait(AsyncBuild)
     case build(AsyncBuild)

@@ -220,44 +220,78 @@ extension Container {
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
+        // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
+        // allocator: the bookkeeping is in the non-generic helpers below, so that only the instance itself is.
         try checkAsyncRequest(entry, key: key, context: context)
+        while true {
+            switch claimGraphSlot(of: entry, key: key, context: context) {
+            case .stored(let made):
+                return try cast(made, key: key, context: context)
+            case .wait(let build):
+                guard let made = try await Self.waitForGraphBuild(build, key: key, context: context) else { continue }
+                return try cast(made, key: key, context: context)
+            case .build(let build):
+                do {
+                    let instance = try await call(factory, of: entry, key: key, context: context, build: build)
+                    finishGraphBuild(build, of: entry, made: Made(value: instance), context: context)
+                    return instance
+                } catch {
+                    abandonGraphBuild(build, of: entry, context: context)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The graph's instance of `entry`, a build of it to wait for, or a new build this task runs (recorded in the
+    /// graph's slots, and as a build the innermost build in flight waits for).
+    @inline(never)
+    private func claimGraphSlot(of entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
         let graph = context.graph
         let id = ObjectIdentifier(entry)
-        let parent = context.innermostBuild
-        while true {
-            AsyncBuilds.lock.lock()
+        return AsyncBuilds.lock.withLock {
             if let build = graph.slots[id] {
-                let outcome = build.outcome
-                AsyncBuilds.lock.unlock()
-                if case .made(let made)? = outcome { return try cast(made, key: key, context: context) }
-                let awaited = await AsyncBuilds.wait(for: build, context: context)
-                guard let made = try AsyncBuilds.made(awaited, key: key) else { continue }
-                return try cast(made, key: key, context: context)
+                if case .made(let made)? = build.outcome { return .stored(made) }
+                return .wait(build)
             }
             let build = AsyncBuild(key: key)
             graph.slots[id] = build
-            parent?.waitsFor.append(build)
-            AsyncBuilds.lock.unlock()
-            let instance: Service
-            do {
-                instance = try await call(factory, of: entry, key: key, context: context, build: build)
-            } catch {
-                let waiters = AsyncBuilds.lock.withLock {
-                    graph.slots[id] = nil
-                    return AsyncBuilds.finishLocked(build, .retry, parent: parent)
-                }
-                for waiter in waiters { waiter.resume(returning: .retry) }
-                throw error
-            }
-            let made = Made(value: instance)
-            let waiters = AsyncBuilds.lock.withLock {
-                // Into the registration's storage only when a synchronous part of the graph may look.
-                graph.noteUnpublishedLocked(entry, made)
-                return AsyncBuilds.finishLocked(build, .made(made), parent: parent)
-            }
-            for waiter in waiters { waiter.resume(returning: .made(made)) }
-            return instance
+            context.innermostBuild?.waitsFor.append(build)
+            return .build(build)
         }
+    }
+
+    /// Waits for `build`, another task's build of a graph-scoped instance: what it made, or nil to try again.
+    @inline(never)
+    nonisolated(nonsending) private static func waitForGraphBuild(
+        _ build: AsyncBuild,
+        key: ServiceKey,
+        context: AsyncContext
+    ) async throws -> Made? {
+        try AsyncBuilds.made(await AsyncBuilds.wait(for: build, context: context), key: key)
+    }
+
+    /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
+    @inline(never)
+    private func finishGraphBuild(_ build: AsyncBuild, of entry: _ServiceEntryBase, made: Made, context: AsyncContext) {
+        let graph = context.graph
+        let waiters = AsyncBuilds.lock.withLock {
+            // Into the registration's storage only when a synchronous part of the graph may look.
+            graph.noteUnpublishedLocked(entry, made)
+            return AsyncBuilds.finishLocked(build, .made(made), parent: context.innermostBuild)
+        }
+        for waiter in waiters { waiter.resume(returning: .made(made)) }
+    }
+
+    /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
+    @inline(never)
+    private func abandonGraphBuild(_ build: AsyncBuild, of entry: _ServiceEntryBase, context: AsyncContext) {
+        let graph = context.graph
+        let waiters = AsyncBuilds.lock.withLock {
+            graph.slots[ObjectIdentifier(entry)] = nil
+            return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+        }
+        for waiter in waiters { waiter.resume(returning: .retry) }
     }
 
     /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.
