@@ -25,6 +25,10 @@ final class AsyncGraph: @unchecked Sendable {
     @exclusivity(unchecked) var kept: [Any] = []
     /// Whether the top-level resolve of this graph has finished.
     @exclusivity(unchecked) var ended = false
+    /// The collections the last ``end()`` took out, emptied with their storage kept, which the graph takes back
+    /// when it becomes a spare (see ``recycle(_:)``): a graph reused by the thread's next resolve then allocates
+    /// none of them again. Touched only by the task that ends the graph and by `recycle`, after it.
+    @exclusivity(unchecked) private var emptied: Held?
     #if !canImport(Darwin)
         /// `ended`, readable without the lock (see ``AsyncContext/isLive``); set once, after it.
         let hasEnded = Atomic<Bool>(false)
@@ -110,14 +114,27 @@ final class AsyncGraph: @unchecked Sendable {
             for entry in held.stored { entry.graphCompleted() }
         }
         if !wasEnded { weft_activity_leave(activity) }
+        if var held {
+            // Released outside the engine, as before this graph was recycled: an instance's deinit is user code.
+            held.empty()
+            emptied = held
+        }
     }
 
     /// What an ending graph held, released once the lock is.
     private struct Held {
-        let stored: [_ServiceEntryBase]
-        let kept: [Any]
-        let unpublished: [UnpublishedInstance]
-        let slots: AsyncGraphSlots
+        var stored: [_ServiceEntryBase]
+        var kept: [Any]
+        var unpublished: [UnpublishedInstance]
+        var slots: AsyncGraphSlots
+
+        /// Releases what the collections hold, keeping their storage.
+        mutating func empty() {
+            stored.removeAll(keepingCapacity: true)
+            kept.removeAll(keepingCapacity: true)
+            unpublished.removeAll(keepingCapacity: true)
+            slots.removeAll(keepingCapacity: true)
+        }
     }
 }
 
@@ -156,6 +173,14 @@ extension AsyncGraph {
         let spares = weft_thread_async_spares()!
         guard spares.pointee.graph == nil else { return }
         AsyncContext.registerSpares(spares)
+        if let emptied = graph.emptied {
+            // Nothing else refers to the graph, which has ended: its collections are empty, and nobody reads them.
+            graph.emptied = nil
+            graph.stored = emptied.stored
+            graph.kept = emptied.kept
+            graph.unpublished = emptied.unpublished
+            graph.slots = emptied.slots
+        }
         spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }
 }
@@ -182,7 +207,7 @@ final class AsyncBuild: @unchecked Sendable {
     /// Guarded by ``AsyncBuilds/lock``.
     @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
-    @exclusivity(unchecked) var waitsFor: [AsyncBuild] = []
+    @exclusivity(unchecked) var waitsFor = BuildList()
     @exclusivity(unchecked) var outcome: Outcome?
 
     init(key: ServiceKey) {
@@ -227,11 +252,7 @@ enum AsyncBuilds {
             waiter?.continuation.resume(returning: .cancelled)
         }
         if let holder {
-            lock.withLock {
-                if let index = holder.waitsFor.firstIndex(where: { $0 === build }) {
-                    holder.waitsFor.remove(at: index)
-                }
-            }
+            lock.withLock { holder.waitsFor.remove(build) }
         }
         return outcome
     }
@@ -255,9 +276,7 @@ enum AsyncBuilds {
         parent: AsyncBuild?
     ) -> [CheckedContinuation<AsyncBuild.Outcome, Never>] {
         build.outcome = outcome
-        if let parent, let index = parent.waitsFor.firstIndex(where: { $0 === build }) {
-            parent.waitsFor.remove(at: index)
-        }
+        parent?.waitsFor.remove(build)
         defer { build.waiters = [] }
         return build.waiters.map(\.continuation)
     }

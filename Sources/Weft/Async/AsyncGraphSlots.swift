@@ -41,8 +41,8 @@ struct AsyncGraphSlots {
     var isEmpty: Bool { slots.isEmpty }
 
     /// Forgets every slot.
-    mutating func removeAll() {
-        slots = []
+    mutating func removeAll(keepingCapacity: Bool = false) {
+        slots.removeAll(keepingCapacity: keepingCapacity)
         index = nil
     }
 
@@ -68,5 +68,41 @@ struct AsyncGraphSlots {
     private struct Slot {
         let id: ObjectIdentifier
         var build: AsyncBuild
+    }
+}
+
+/// The builds one async build waits for (see ``AsyncBuild/waitsFor``): the first kept inline, the others in an
+/// array. A build usually waits for one at a time (the dependency its factory is resolving), so most builds never
+/// allocate the array; an array alone would cost each build with a dependency an allocation and its release.
+/// Guarded, with its build, by ``AsyncBuilds/lock``.
+struct BuildList {
+    private var first: AsyncBuild?
+    private var others: [AsyncBuild] = []
+
+    /// Whether the list holds no build.
+    var isEmpty: Bool { first == nil && others.isEmpty }
+
+    /// The builds, in no particular order.
+    var all: [AsyncBuild] {
+        guard let first else { return others }
+        return [first] + others
+    }
+
+    /// Adds `build`.
+    mutating func append(_ build: AsyncBuild) {
+        if first == nil {
+            first = build
+        } else {
+            others.append(build)
+        }
+    }
+
+    /// Removes one occurrence of `build`, if the list holds it.
+    mutating func remove(_ build: AsyncBuild) {
+        if first === build {
+            first = others.popLast()
+        } else if let index = others.firstIndex(where: { $0 === build }) {
+            others.remove(at: index)
+        }
     }
 }

@@ -97,7 +97,7 @@ extension AsyncBuilds {
                 }
                 return chain
             }
-            for next in current.waitsFor where previous[ObjectIdentifier(next)] == nil {
+            for next in current.waitsFor.all where previous[ObjectIdentifier(next)] == nil {
                 previous[ObjectIdentifier(next)] = current
                 queue.append(next)
             }
