@@ -63,7 +63,7 @@ extension Container {
         let graph = fields.pointee.graph
         fields.pointee.graph = nil
         fields.pointee.privateGraph = nil
-        fields.pointee.topContainer = nil
+        fields.pointee.topContainer = ResolutionState.Fields.noContainer
         fields.pointee.factoriesRunning = 0
         if !fields.pointee.frames.isEmpty {
             fields.pointee.frames.removeAll()
