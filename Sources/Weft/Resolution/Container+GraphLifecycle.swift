@@ -63,7 +63,7 @@ extension Container {
         let graph = fields.pointee.graph
         fields.pointee.graph = nil
         fields.pointee.privateGraph = nil
-        fields.pointee.topContainer = nil
+        fields.pointee.topContainer = ResolutionState.Fields.noContainer
         fields.pointee.factoriesRunning = 0
         if !fields.pointee.frames.isEmpty {
             fields.pointee.frames.removeAll()
@@ -97,15 +97,18 @@ extension Container {
         // Only instances also in their registration's storage have a storage to tell.
         let end = fields.pointee.made.stored > 0 ? fields.pointee.made.count : first
         // A failed resolve discards the shared instances it claimed and did not complete: looked up in a set,
-        // so that a wide graph that fails is not quadratic.
-        let unfinished = failed ? fields.pointee.claims.identifiers : []
+        // so that a wide graph that fails is not quadratic. Nil when nothing is discarded (an empty set would
+        // still be released).
+        let unfinished = failed && first < end ? fields.pointee.claims.identifiers : nil
         var index = first
         while index < end {
             let record = fields.pointee.made[index]
             index += 1
             guard record.inStorage else { continue }
             let entry = record.entry.object
-            if failed, let graph, record.policy == .perGraph || unfinished.contains(ObjectIdentifier(entry)) {
+            if failed, let graph,
+                record.policy == .perGraph || unfinished?.contains(ObjectIdentifier(entry)) == true
+            {
                 entry.store(nil, inGraph: graph)
             }
             entry.graphCompleted()

@@ -49,9 +49,11 @@ extension Container {
         return try makeNestedInGraph(found, key: key, state: state)
     }
 
-    /// ``makeNested(_:key:state:)`` for a transient registration. In a call of its own, so that its callers'
-    /// frames hold no local of the general path, and written with no local of `Service` at all.
-    @inline(never)
+    /// ``makeNested(_:key:state:)`` for a transient registration, written with no local of `Service` at all.
+    /// Inlined: its callers are small entry points whose frames hold no local of the general path either (that
+    /// path is out of line, see `makeOutOfLine`), and a call of its own would cost a frame and the moves of its
+    /// arguments on every nested resolve.
+    @inline(__always)
     func makeNestedTransient<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
         let fields = state.fields
         let entry = found.entry
@@ -70,7 +72,7 @@ extension Container {
 
     /// ``makeNested(_:key:state:)`` for a graph-scoped registration: the instance this graph made already, or a
     /// new one, recorded for the rest of the graph.
-    @inline(never)
+    @inline(__always)
     func makeNestedInGraph<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
         let fields = state.fields
         let entry = found.entry
@@ -81,19 +83,26 @@ extension Container {
             return try madeInstance(at: index, key: key, state: state)
         }
         try enterNested(entry, key: key, state: state)
-        let instance: Service
         do {
-            instance = try entry._withUnsafeGuaranteedRef {
-                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
-            }
+            // The factory's result goes straight into its record, and the caller's result is copied out of it: in
+            // unspecialised code each move or copy of a value is a value-witness call, and a local of `Service`
+            // in between would cost two more. Recorded before the frame is left: nothing runs in between.
+            fields.pointee.made.push(
+                try entry._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
+                },
+                entry: entry,
+                graph: graph,
+                inStorage: false,
+                policy: .perGraph
+            )
         } catch {
             let path = pathForFailure(of: error, state: state)
             leaveNested(fields)
             try throwFactoryFailed(error, key: key, path: path)
         }
         leaveNested(fields)
-        fields.pointee.made.push(instance, entry: entry, graph: graph, inStorage: false, policy: .perGraph)
-        return instance
+        return fields.pointee.made.load(at: fields.pointee.made.count &- 1, as: Service.self)
     }
 
     /// What `begin(_:graph:)` and `build(_:key:state:claimed:produce:)` do before a factory inside a graph, in the

@@ -135,7 +135,7 @@ struct MadeRecords {
     /// as `value as Any`, or Swift opens it and keeps its content as its own type.
     @inline(__always)
     mutating func push<T>(
-        _ value: T,
+        _ value: consuming T,
         entry: EntryReference,
         graph: GraphIdentifier,
         inStorage: Bool,

@@ -76,15 +76,9 @@ struct FrameStack {
     mutating func push(_ entry: EntryReference, key: ServiceKey, inFactory: Bool, origin: [RecordedFrame]? = nil) {
         if count == capacity { grow() }
         var keyIndex: Int32 = -1
-        if key.name != nil || key.hasOption {
-            keyIndex = Int32(keys.count)
-            keys.append(key)
-        }
+        if key.name != nil || key.hasOption { keyIndex = pushKey(key) }
         var originIndex: Int32 = -1
-        if let origin {
-            originIndex = Int32(origins.count)
-            origins.append(origin)
-        }
+        if let origin { originIndex = pushOrigin(origin) }
         (base + count).initialize(
             to: ResolutionFrame(
                 entry: entry,
@@ -95,14 +89,30 @@ struct FrameStack {
                 originIndex: originIndex
             )
         )
-        count += 1
+        count &+= 1
     }
 
     @inline(__always)
     mutating func pop() {
         count &-= 1
-        let frame = base[count]
-        if frame.keyIndex >= 0 || frame.originIndex >= 0 { popSide(of: frame) }
+        // Only the side indices are read: copying the whole frame out costs loads and stores for nothing.
+        let frame = base + count
+        if frame.pointee.keyIndex >= 0 || frame.pointee.originIndex >= 0 { popSide(of: frame.pointee) }
+    }
+
+    /// Keeps the whole key of a frame being pushed beside the stack and returns where. Out of line, as
+    /// ``popSide(of:)`` is, so that the usual push (no name, no option, no origin) stays small where inlined.
+    @inline(never)
+    private mutating func pushKey(_ key: ServiceKey) -> Int32 {
+        keys.append(key)
+        return Int32(keys.count - 1)
+    }
+
+    /// Keeps the origin of a frame being pushed beside the stack and returns where (see ``pushKey(_:)``).
+    @inline(never)
+    private mutating func pushOrigin(_ origin: [RecordedFrame]) -> Int32 {
+        origins.append(origin)
+        return Int32(origins.count - 1)
     }
 
     /// The part of ``pop()`` for a frame with a whole key or an origin beside the stack: out of line, so that
@@ -183,6 +193,9 @@ struct PendingCompletion {
 /// Its fields live behind a pointer, so the hot path pays no exclusivity checks for them.
 @usableFromInline final class ResolutionState {
     @usableFromInline struct Fields {
+        /// What ``topContainer`` holds while no top-level resolve runs: no container has this identifier.
+        static var noContainer: ObjectIdentifier { ObjectIdentifier(Fields.self) }
+
         @usableFromInline var depth = 0
         var graph: GraphIdentifier?
         /// The graph the current top-level resolve made and that nothing outside can name yet: its
@@ -197,8 +210,9 @@ struct PendingCompletion {
         var made = MadeRecords()
         var claims = ClaimList()
         var adopted: [_ServiceEntryBase] = []
-        /// The container the top-level resolve was asked of.
-        var topContainer: ObjectIdentifier?
+        /// The container the top-level resolve was asked of; ``noContainer`` when idle. Not optional, so that
+        /// comparing it with a container on every nested resolve is a single compare.
+        var topContainer = Fields.noContainer
         /// Other containers resolved through during the top-level resolve, kept alive until it ends
         /// because ``made`` and ``frames`` refer to their registrations without retaining them.
         var keptContainers: [Container] = []
@@ -302,6 +316,7 @@ struct PendingCompletion {
     }
 
     /// A process-wide unique graph identifier, without taking a lock (but once per 2^20 graphs).
+    @inline(__always)
     func nextGraphID() -> UInt64 {
         let fields = self.fields
         if fields.pointee.nextGraph == fields.pointee.graphBlockEnd {

@@ -68,12 +68,14 @@ import WeftAtomics
     @inlinable @inline(__always)
     func findHashed(_ key: ServiceKey, in container: Container) -> Lookup? {
         let version = weft_registry_version()
-        var hash = UInt(truncatingIfNeeded: container.serial) &* 0x9E37_79B9_7F4A_7C15
+        // The parts combined, then one multiplication whose top bits pick the slot (Fibonacci hashing): the top
+        // bits depend on every bit of the combination.
+        var hash = UInt(truncatingIfNeeded: container.serial)
         hash ^= UInt(bitPattern: ObjectIdentifier(key.serviceType)) &>> 3
-        hash = (hash ^ (UInt(bitPattern: ObjectIdentifier(key.argumentsType)) &>> 4)) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= UInt(bitPattern: ObjectIdentifier(key.argumentsType)) &>> 4
         if let name = key.name { hash ^= UInt(truncatingIfNeeded: NameHash.of(name)) }
-        hash ^= hash &>> 29
-        let first = Int(hash & UInt(Self.capacity - 1))
+        hash = hash &* 0x9E37_79B9_7F4A_7C15
+        let first = Int(hash &>> (UInt.bitWidth - Self.capacity.trailingZeroBitCount))
         let second = first ^ 1
         if let found = match(first, key, container, version) { return found }
         if let found = match(second, key, container, version) { return found }
