@@ -62,7 +62,7 @@ extension ServiceEntry {
         lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
         guard let typed else { return }
-        typed.deinitialize(count: 1)
+        Self.empty(typed)
         if !keep { typed.deallocate() }
     }
 
