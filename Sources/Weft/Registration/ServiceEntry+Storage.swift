@@ -151,6 +151,7 @@ extension ServiceEntry {
     }
 
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
+    @inline(__always)
     static func free(_ copy: UnsafeMutablePointer<Service>?) {
         guard let copy else { return }
         empty(copy)

@@ -91,6 +91,9 @@ extension Container {
         // Read without the lock: a scope's copies are added only while it has not ended (see `scopeCopy`), and it
         // has, under the lock, in `beginEnd()`; they are given back only when it is released, after this.
         lifetime.copies.forEachCopy { $0.endScopedInstance() }
+        // No lock for a scope while no live scope has registrations of its own (the count is raised before a
+        // scope's first registration is visible, and lowered when that scope is released).
+        if isScope, weft_registering_scopes() == 0 { return }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()

@@ -49,8 +49,10 @@ struct ScopeCopies {
     /// container's stored record in place, the copies are lent to `body` without being retained, where a
     /// non-mutating call would first copy the record out of the container.
     mutating func forEachCopy(_ body: (_ServiceEntryBase) -> Void) {
-        guard let first else { return }
-        body(first.copy)
+        guard first != nil else { return }
+        // Lent unretained: the record keeps the copy, and `body` cannot change the record.
+        Unmanaged.passUnretained(first.unsafelyUnwrapped.copy)._withUnsafeGuaranteedRef(body)
+        guard !others.isEmpty else { return }
         for other in others { body(other.copy) }
     }
 
