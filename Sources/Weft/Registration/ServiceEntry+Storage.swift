@@ -104,18 +104,20 @@ extension ServiceEntry {
         var kind = known?.kind
         if let known, known.type != Self.dynamicType(of: instance, opening: opens) { kind = nil }
         let teardown = kind ?? learnCopyTeardown(of: instance)
-        // The scope borrowed from the caller where it has it: a local copy of either reference would be retained.
-        guard let scope else { return adopt(instance, kind: teardown, by: copyingScope) }
-        return adopt(instance, kind: teardown, by: scope)
+        // The scope unretained, borrowed from the caller where it has it: a local copy of either reference would
+        // be retained (the resolve holds the scope, which holds its copies).
+        let owner = scope.map { Unmanaged.passUnretained($0) } ?? copyingScope.map { Unmanaged.passUnretained($0) }
+        return adopt(instance, kind: teardown, by: owner)
     }
 
     /// Hands this copy's new `instance` to its scope, `scope`, to tear down as `kind` says (or only to check that
     /// the scope still takes instances); discards the instance and returns false when the scope has ended.
     @inline(__always)
-    private func adopt(_ instance: Service, kind: TeardownKind, by scope: Container?) -> Bool {
-        let adopted =
+    private func adopt(_ instance: Service, kind: TeardownKind, by scope: Unmanaged<Container>?) -> Bool {
+        let adopted = scope?._withUnsafeGuaranteedRef { scope in
             kind.needsTeardown
-            ? scope?.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) : scope?.acceptsScoped()
+                ? scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) : scope.acceptsScoped()
+        }
         guard adopted == true else {
             discardInstance()
             return false
