@@ -75,7 +75,12 @@
 
     /// Makes the claim free; returns whether the build that held it may keep its instance (it was not stale).
     mutating func end() -> Bool {
-        defer { self = BuildClaimState() }
-        return !stale
+        let kept = !stale
+        holder = nil
+        // Most claims are a thread's: no task's build to let go of.
+        if taskBuild != nil { taskBuild = nil }
+        taskCompleting = false
+        stale = false
+        return kept
     }
 }

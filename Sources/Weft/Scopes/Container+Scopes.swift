@@ -143,9 +143,16 @@ extension Container {
     /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
     ///
     /// Unretained, like every container on the way: the scope, which the caller holds, keeps them.
+    @inline(__always)
     var lookedThrough: Unmanaged<Container>? {
         // While no live scope has registrations, no walk is needed: the base was found when the scope was made.
         if weft_registering_scopes() == 0 { return scopeBase }
+        return lookedThroughWalking
+    }
+
+    /// ``lookedThrough`` found by walking the chain of scopes.
+    @inline(never)
+    var lookedThroughWalking: Unmanaged<Container>? {
         var base = Unmanaged.passUnretained(self)
         while base._withUnsafeGuaranteedRef(\.isScope) {
             let parent = base._withUnsafeGuaranteedRef { scope in
