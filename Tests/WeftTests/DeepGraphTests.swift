@@ -153,7 +153,7 @@ import Weft
             var container: Container?
             weak var root: Container?
         }
-        let depth = underSanitizer ? 5_000 : 50_000
+        let depth = underSanitizer ? 5_000 : 20_000
         let holder = Holder()
         var container = Container()
         holder.root = container
