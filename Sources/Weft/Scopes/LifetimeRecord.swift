@@ -55,10 +55,17 @@ struct ScopeCopies {
         for other in others { body(other.copy) }
     }
 
-    /// The copy of the registration `original`, if one was made, unretained (the record keeps it).
+    /// The copy of the registration `original`, if one was made, unretained (the record keeps it). The first copy
+    /// is looked for inline: a unit of work often uses one `.scoped` registration.
+    @inline(__always)
     func reference(of original: ObjectIdentifier) -> EntryReference? {
         if first?.original == original { return Unmanaged.passUnretained(first.unsafelyUnwrapped.copy) }
         guard !others.isEmpty else { return nil }
+        return otherReference(of: original)
+    }
+
+    /// ``reference(of:)`` among the copies after the first.
+    private func otherReference(of original: ObjectIdentifier) -> EntryReference? {
         if let index { return index[original].map { Unmanaged.passUnretained(others[$0].copy) } }
         return others.first { $0.original == original }.map { Unmanaged.passUnretained($0.copy) }
     }
@@ -69,11 +76,17 @@ struct ScopeCopies {
     }
 
     /// Adds the copy of `original`.
+    @inline(__always)
     mutating func add(_ copy: consuming _ServiceEntryBase, of original: ObjectIdentifier) {
         guard first != nil else {
             first = (original, copy)
             return
         }
+        addOther(copy, of: original)
+    }
+
+    /// ``add(_:of:)`` after the first copy.
+    private mutating func addOther(_ copy: consuming _ServiceEntryBase, of original: ObjectIdentifier) {
         others.append((original, copy))
         if index != nil {
             index?[original] = others.count - 1
