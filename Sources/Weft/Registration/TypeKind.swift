@@ -8,8 +8,9 @@ enum TypeKind {
     private static let structKind: UInt = 0x200
     private static let enumKind: UInt = 0x201
     private static let tupleKind: UInt = 0x301
-    /// The kind word of a Swift class's metadata; above this, the word is an Objective-C class's `isa` pointer.
+    /// The kind word of a Swift class's metadata where there is no Objective-C interoperability.
     private static let classKind: UInt = 0
+    /// The largest kind number; a larger word is the `isa` pointer that starts a class's metadata on Apple platforms.
     private static let lastEnumeratedKind: UInt = 0x7FF
 
     /// Whether every value of `type` is a plain value (a struct, an enum other than `Optional`, a tuple), never
