@@ -144,4 +144,24 @@ import Weft
         #expect(results.values == [true])
         #expect(messages.values.contains { $0.hasPrefix("[Weft.tooDeep] Resolving Node named \"n") })
     }
+
+    /// A long chain of child containers, or of nested scopes, released at once on a small stack: each container
+    /// is released after the one below it, not by a release nested in that one's.
+    @Test(arguments: [false, true])
+    func longChainOfContainersIsReleasedOnAHalfMebibyteStack(nestedScopes: Bool) async {
+        final class Holder: @unchecked Sendable {
+            var container: Container?
+            weak var root: Container?
+        }
+        let depth = underSanitizer ? 5_000 : 20_000
+        let holder = Holder()
+        var container = Container()
+        holder.root = container
+        for _ in 0..<depth { container = nestedScopes ? container.makeScope() : Container(parent: container) }
+        holder.container = container
+        container = Container()
+        let thread = runOnThread(stackSize: 512 << 10) { holder.container = nil }
+        #expect(await thread.finished(within: 120))
+        #expect(holder.root == nil)
+    }
 }

@@ -204,4 +204,41 @@ extension ScopeCopyReuseTests {
         }
         #expect(released)
     }
+
+    /// A value that holds an object, to see when a scope lets go of it.
+    struct Ticket: Sendable {
+        let holder: Released
+    }
+
+    /// A protocol that is not class-bound: its values are existential boxes, not object references.
+    protocol Lease: Sendable {}
+
+    @Test func scopedValuesAndExistentialsAreSharedInAScopeAndReleasedWhenItEnds() async throws {
+        let released = Counter()
+        let made = Counter()
+        let container = Container()
+        container.register(Ticket.self) { _ in
+            _ = made.increment()
+            return Ticket(holder: Released { released.increment() })
+        }.inObjectScope(.scoped)
+        container.register((any Lease).self) { _ in
+            _ = made.increment()
+            return Released { released.increment() }
+        }.inObjectScope(.scoped)
+
+        for round in 1...3 {
+            let scope = container.makeScope()
+            do {
+                let ticket = try scope.require(Ticket.self)
+                #expect(try scope.require(Ticket.self).holder === ticket.holder)
+                let lease = try scope.require((any Lease).self)
+                #expect(try scope.require((any Lease).self) as AnyObject === lease as AnyObject)
+            }
+            try await scope.end()
+            #expect(released.value == 2 * round)
+        }
+        #expect(made.value == 6)
+    }
 }
+
+extension ScopeCopyReuseTests.Released: ScopeCopyReuseTests.Lease {}

@@ -16,7 +16,15 @@ import WeftAtomics
 /// see the child's.
 public final class Container: @unchecked Sendable {
     /// The container whose registrations this one falls back to.
-    let parent: Container?
+    var parent: Container? { parentLink.container }
+    /// ``parent``, held in a struct: a stored `Container?` would make the compiler release the chain of parents in a
+    /// loop whenever a container is released (a retain, a uniqueness check and two releases, where one release
+    /// does). Only a long chain needs the loop (see ``releaseChain(from:)``). Read off the resolve hot path only
+    /// (lookups are cached); set once, taken out only by a container's release. Guarded by nothing: no other
+    /// thread can hold a container that is being released.
+    @exclusivity(unchecked) private var parentLink: ParentLink
+    /// How many containers are on the chain of parents above this one.
+    private let chainDepth: UInt32
     /// What failures are reported to; nil for a scope, which reports to its parent's (copying an existential into
     /// every scope would cost each unit of work a copy and a destruction).
     private let ownDebugHelper: (any DebugHelper)?
@@ -80,7 +88,8 @@ public final class Container: @unchecked Sendable {
         synchronized: Bool = false,
         isScope: Bool = false
     ) {
-        self.parent = parent
+        parentLink = ParentLink(container: parent)
+        chainDepth = parent.map { $0.chainDepth &+ 1 } ?? 0
         ownDebugHelper = debugHelper
         self.defaultObjectScope = defaultObjectScope
         self.synchronized = synchronized
@@ -350,9 +359,34 @@ public final class Container: @unchecked Sendable {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
         if isScope { recycleCopies() }
+        // Released one after the other rather than each from its child's release, which would nest once per
+        // container on the chain (and overflow a small stack).
+        if chainDepth >= Self.longChain { Self.releaseChain(from: parentLink.container.take()) }
         // A spare copy holds its registration, which holds the spare: the pair would outlive the container. Checked
         // first: iterating even an empty list retains it (a scope never has any).
         guard !lifetime.spareOwners.isEmpty else { return }
         for owner in lifetime.spareOwners { owner.dropSpares() }
+    }
+}
+
+/// A container's parent (see ``Container/parent``).
+private struct ParentLink {
+    var container: Container?
+}
+
+extension Container {
+    /// The depth from which a container releases its chain of parents itself (see ``releaseChain(from:)``): a
+    /// shorter chain is released by nested releases, a few frames each.
+    fileprivate static var longChain: UInt32 { 64 }
+
+    /// Releases `start`, a container taken out of a released child, and each container above it that only the one
+    /// below held, one after the other: each one's parent is taken out before it is released, so that its own
+    /// release does not release its parent in turn.
+    fileprivate static func releaseChain(from start: consuming Container?) {
+        var next = start
+        while next != nil, isKnownUniquelyReferenced(&next!) {
+            let above = next.unsafelyUnwrapped.parentLink.container.take()
+            next = above
+        }
     }
 }

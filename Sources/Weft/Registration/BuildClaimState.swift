@@ -15,8 +15,24 @@
 /// instance goes to the resolve that made it, but is neither kept nor handed to the waiters, who build anew.
 /// Ending the claim makes it free again.
 @usableFromInline struct BuildClaimState {
-    /// The resolution holding the claim and the graph it builds in; nil while free.
-    @usableFromInline private(set) var holder: (state: ResolutionState, graph: GraphIdentifier)?
+    /// The resolution holding the claim and the graph it builds in.
+    ///
+    /// The resolution is not retained: a claim is held by a thread's resolution (or by the process-wide
+    /// ``ResolutionState/asyncBuilder``) and given up before that resolve returns, so the thread, which keeps its
+    /// resolution until it ends, is alive while it holds a claim. Read under the registration's lock, a holder
+    /// that is found is alive.
+    @usableFromInline struct Holder {
+        @usableFromInline unowned(unsafe) let state: ResolutionState
+        @usableFromInline let graph: GraphIdentifier
+    }
+
+    /// Who holds the claim; nil while free.
+    @usableFromInline private(set) var claimant: Holder?
+
+    /// The resolution holding the claim and the graph it builds in (the resolution retained); nil while free.
+    var holder: (state: ResolutionState, graph: GraphIdentifier)? {
+        claimant.map { ($0.state, $0.graph) }
+    }
     /// The build tasks wait for while a task holds the claim.
     private(set) var taskBuild: AsyncBuild?
     /// Whether the task holding the claim stores its instance and runs its `initCompleted` callbacks.
@@ -25,20 +41,20 @@
     private(set) var stale = false
 
     /// Whether anyone holds the claim.
-    var isHeld: Bool { holder != nil }
+    var isHeld: Bool { claimant != nil }
 
     /// Whether `state` may take the stored instance without asking further: nobody builds, or `state` does.
     @inlinable @inline(__always)
     func admits(_ state: ResolutionState) -> Bool {
-        guard let holder else { return true }
-        return holder.state === state
+        guard let claimant else { return true }
+        return claimant.state === state
     }
 
     /// Whether a task holds the claim.
     var isHeldByTask: Bool { taskBuild != nil }
 
     /// Whether the holder builds in `graph`.
-    func builds(in graph: GraphIdentifier) -> Bool { holder?.graph == graph }
+    func builds(in graph: GraphIdentifier) -> Bool { claimant?.graph == graph }
 
     /// While a task holds the claim: whether a synchronous resolve in `graph` may take the instance the task has
     /// stored, if any: its own graph's, or one with no callbacks left to run.
@@ -51,7 +67,7 @@
 
     /// Takes the free claim for the thread whose resolution is `state`, building in `graph`.
     mutating func take(by state: ResolutionState, graph: GraphIdentifier) {
-        holder = (state, graph)
+        claimant = Holder(state: state, graph: graph)
     }
 
     /// Takes the claim for a task running `build` in `graph`. A thread's claim found here is one about to fail
@@ -59,7 +75,7 @@
     /// release, which checks who holds the claim, leaves it alone.
     mutating func take(by build: AsyncBuild, graph: GraphIdentifier) {
         self = BuildClaimState()
-        holder = (ResolutionState.asyncBuilder, graph)
+        claimant = Holder(state: ResolutionState.asyncBuilder, graph: graph)
         taskBuild = build
     }
 
@@ -70,12 +86,17 @@
 
     /// Marks the build in progress, if any, as made with something discarded.
     mutating func markStale() {
-        if holder != nil { stale = true }
+        if claimant != nil { stale = true }
     }
 
     /// Makes the claim free; returns whether the build that held it may keep its instance (it was not stale).
     mutating func end() -> Bool {
-        defer { self = BuildClaimState() }
-        return !stale
+        let kept = !stale
+        claimant = nil
+        // Most claims are a thread's: no task's build to let go of.
+        if taskBuild != nil { taskBuild = nil }
+        taskCompleting = false
+        stale = false
+        return kept
     }
 }

@@ -62,7 +62,7 @@ extension ServiceEntry {
         lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
         guard let typed else { return }
-        typed.deinitialize(count: 1)
+        Self.empty(typed)
         if !keep { typed.deallocate() }
     }
 
@@ -70,19 +70,23 @@ extension ServiceEntry {
     /// configured anew since the copy was made, or the copy cannot be reused. The first spare lists this
     /// registration with the parent of `scope` (the released scope), which releases the spares when it is
     /// released. The parent is read only then: it has a side table, which makes retaining it slow.
-    func keepSpare(_ copy: _ServiceEntryBase, from scope: Container) {
+    func keepSpare(_ copy: consuming _ServiceEntryBase, from scope: Container) {
         guard copy.emptiedForReuse() else { return }
         lock.lock()
-        var list = false
-        if !retired, spareCount < Self.mostSpares, copy.configurationChanges == configurationChanges {
-            // The list's head moved into the copy's link (empty: a copy in use is on no list), not copied.
-            assert(copy.nextSpare == nil, "Weft: a scope's copy in use is on a list of spares")
-            swap(&copy.nextSpare, &spares)
-            spares = copy
-            spareCount += 1
-            list = !listedForSpares
-            listedForSpares = true
+        guard !retired, spareCount < Self.mostSpares, copy.configurationChanges == configurationChanges else {
+            lock.unlock()
+            // Released here, outside the lock, if nothing else holds it.
+            withExtendedLifetime(copy) {}
+            return
         }
+        // The list's head moved into the copy's link (empty: a copy in use is on no list), not copied; the copy
+        // moved into the list.
+        assert(copy.nextSpare == nil, "Weft: a scope's copy in use is on a list of spares")
+        swap(&copy.nextSpare, &spares)
+        spares = consume copy
+        spareCount += 1
+        let list = !listedForSpares
+        listedForSpares = true
         lock.unlock()
         if list { scope.parent?.listSpareOwner(self) }
     }

@@ -94,7 +94,7 @@ extension ServiceEntry {
             // Allocating and copying the instance in (a retain) run no user code: both may happen under the lock.
             let slot = spareSlot ?? .allocate(capacity: 1)
             spareSlot = nil
-            slot.initialize(to: instance)
+            Self.fill(slot, with: instance)
             dropped = typedShared
             typedShared = slot
         }
@@ -104,18 +104,20 @@ extension ServiceEntry {
         var kind = known?.kind
         if let known, known.type != Self.dynamicType(of: instance, opening: opens) { kind = nil }
         let teardown = kind ?? learnCopyTeardown(of: instance)
-        // The scope borrowed from the caller where it has it: a local copy of either reference would be retained.
-        guard let scope else { return adopt(instance, kind: teardown, by: copyingScope) }
-        return adopt(instance, kind: teardown, by: scope)
+        // The scope unretained, borrowed from the caller where it has it: a local copy of either reference would
+        // be retained (the resolve holds the scope, which holds its copies).
+        let owner = scope.map { Unmanaged.passUnretained($0) } ?? copyingScope.map { Unmanaged.passUnretained($0) }
+        return adopt(instance, kind: teardown, by: owner)
     }
 
     /// Hands this copy's new `instance` to its scope, `scope`, to tear down as `kind` says (or only to check that
     /// the scope still takes instances); discards the instance and returns false when the scope has ended.
     @inline(__always)
-    private func adopt(_ instance: Service, kind: TeardownKind, by scope: Container?) -> Bool {
-        let adopted =
+    private func adopt(_ instance: Service, kind: TeardownKind, by scope: Unmanaged<Container>?) -> Bool {
+        let adopted = scope?._withUnsafeGuaranteedRef { scope in
             kind.needsTeardown
-            ? scope?.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) : scope?.acceptsScoped()
+                ? scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) : scope.acceptsScoped()
+        }
         guard adopted == true else {
             discardInstance()
             return false
@@ -127,7 +129,8 @@ extension ServiceEntry {
     /// type, whose value is then erased to `Any` first (read directly, its type would be the protocol's).
     @inline(__always)
     static func dynamicType(of instance: Service, opening: Bool) -> ObjectIdentifier {
-        opening ? ObjectIdentifier(Swift.type(of: instance as Any)) : ObjectIdentifier(Swift.type(of: instance))
+        if holdsObjects { return object(instance)._withUnsafeGuaranteedRef { ObjectIdentifier(Swift.type(of: $0)) } }
+        return opening ? ObjectIdentifier(Swift.type(of: instance as Any)) : ObjectIdentifier(Swift.type(of: instance))
     }
 
     /// How `instance` is torn down, as its original knows it, remembered by this scope's copy with its dynamic
@@ -145,15 +148,45 @@ extension ServiceEntry {
     /// A typed copy of `instance` in memory of its own (see ``typedShared``).
     static func typedCopy(of instance: Service) -> UnsafeMutablePointer<Service> {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-        copy.initialize(to: instance)
+        fill(copy, with: instance)
         return copy
     }
 
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
+    @inline(__always)
     static func free(_ copy: UnsafeMutablePointer<Service>?) {
         guard let copy else { return }
-        copy.deinitialize(count: 1)
+        empty(copy)
         copy.deallocate()
+    }
+
+    /// Whether `Service` is a class, whose values are copied and destroyed as `AnyObject` (a retain, a release):
+    /// this code is not specialised for `Service`, and would otherwise go through its value witnesses.
+    @inline(__always)
+    static var holdsObjects: Bool { TypeKind.isClass(Service.self) }
+
+    /// `instance`, a class instance (``holdsObjects``), as an unretained object reference.
+    @inline(__always)
+    static func object(_ instance: Service) -> Unmanaged<AnyObject> {
+        unsafeBitCast(instance, to: Unmanaged<AnyObject>.self)
+    }
+
+    /// Initialises the uninitialised `slot` with a copy of `instance`.
+    @inline(__always)
+    static func fill(_ slot: UnsafeMutablePointer<Service>, with instance: Service) {
+        guard holdsObjects else { return slot.initialize(to: instance) }
+        UnsafeMutableRawPointer(slot).storeBytes(of: object(instance).retain(), as: Unmanaged<AnyObject>.self)
+    }
+
+    /// Destroys the instance in `slot`, leaving it uninitialised. Moved out and dropped: one value-witness call
+    /// (or one release), where `deinitialize(count:)` is a generic loop.
+    @inline(__always)
+    static func empty(_ slot: UnsafeMutablePointer<Service>) {
+        guard holdsObjects else {
+            _ = slot.move()
+            return
+        }
+        UnsafeRawPointer(slot).load(as: Unmanaged<AnyObject>.self).release()
     }
 
     /// Takes the lock and returns the built-in scope's storage for this registration, made on first need (Weft's

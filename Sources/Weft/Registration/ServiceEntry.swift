@@ -366,7 +366,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         takeSpare(for: scope) ?? copy(scope: scope)
     }
 
-    override func recycle(_ copy: _ServiceEntryBase, from scope: Container) {
+    override func recycle(_ copy: consuming _ServiceEntryBase, from scope: Container) {
         keepSpare(copy, from: scope)
     }
 

@@ -169,7 +169,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// Takes back a copy of this registration whose scope is gone, to hand to a later scope (see
     /// ``ServiceEntry``'s `spares`); the copy is not used by anyone else.
     /// `scope` is the released scope, whose parent releases the spares when it is released.
-    func recycle(_ copy: _ServiceEntryBase, from scope: Container) { abstract() }
+    func recycle(_ copy: consuming _ServiceEntryBase, from scope: Container) { abstract() }
     /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
     /// scope never finished still claims it).
     func emptiedForReuse() -> Bool { abstract() }

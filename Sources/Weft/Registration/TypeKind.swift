@@ -8,6 +8,10 @@ enum TypeKind {
     private static let structKind: UInt = 0x200
     private static let enumKind: UInt = 0x201
     private static let tupleKind: UInt = 0x301
+    /// The kind word of a Swift class's metadata where there is no Objective-C interoperability.
+    private static let classKind: UInt = 0
+    /// The largest kind number; a larger word is the `isa` pointer that starts a class's metadata on Apple platforms.
+    private static let lastEnumeratedKind: UInt = 0x7FF
 
     /// Whether every value of `type` is a plain value (a struct, an enum other than `Optional`, a tuple), never
     /// a class instance: not a class, and not an existential or `Any`, which may hold one. An optional is left
@@ -15,5 +19,13 @@ enum TypeKind {
     static func isPlainValue(_ type: Any.Type) -> Bool {
         let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
         return kind == structKind || kind == enumKind || kind == tupleKind
+    }
+
+    /// Whether every value of `type` is one class reference, laid out as `AnyObject` is: a Swift or Objective-C
+    /// class, not an existential (whose value carries a witness table, or is boxed for `Any`).
+    @inline(__always)
+    static func isClass(_ type: Any.Type) -> Bool {
+        let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
+        return kind == classKind || kind > lastEnumeratedKind
     }
 }

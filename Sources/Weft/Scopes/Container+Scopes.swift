@@ -91,6 +91,9 @@ extension Container {
         // Read without the lock: a scope's copies are added only while it has not ended (see `scopeCopy`), and it
         // has, under the lock, in `beginEnd()`; they are given back only when it is released, after this.
         lifetime.copies.forEachCopy { $0.endScopedInstance() }
+        // No lock for a scope while no live scope has registrations of its own (the count is raised before a
+        // scope's first registration is visible, and lowered when that scope is released).
+        if isScope, weft_registering_scopes() == 0 { return }
         guard hasOwnRegistrations else { return }
         for entry in entries(where: { ScopeBehavior.of($1.objectScope).keptByContainer }) {
             entry.discardInstance()
@@ -100,6 +103,10 @@ extension Container {
     /// Gives the copies of this scope, which is being released, back to their originals for later scopes (see
     /// `Registration/ServiceEntry+Spares.swift`).
     func recycleCopies() {
+        // The first copy moved out of the record into its original's spares, without a retain and a release.
+        if let first = lifetime.copies.takeFirst(), let original = first.originalReference {
+            original._withUnsafeGuaranteedRef { $0.recycle(first, from: self) }
+        }
         lifetime.copies.forEachCopy { copy in
             copy.originalReference?._withUnsafeGuaranteedRef { $0.recycle(copy, from: self) }
         }
@@ -136,9 +143,16 @@ extension Container {
     /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
     ///
     /// Unretained, like every container on the way: the scope, which the caller holds, keeps them.
+    @inline(__always)
     var lookedThrough: Unmanaged<Container>? {
         // While no live scope has registrations, no walk is needed: the base was found when the scope was made.
         if weft_registering_scopes() == 0 { return scopeBase }
+        return lookedThroughWalking
+    }
+
+    /// ``lookedThrough`` found by walking the chain of scopes.
+    @inline(never)
+    var lookedThroughWalking: Unmanaged<Container>? {
         var base = Unmanaged.passUnretained(self)
         while base._withUnsafeGuaranteedRef(\.isScope) {
             let parent = base._withUnsafeGuaranteedRef { scope in
@@ -157,24 +171,31 @@ extension Container {
         guard found.policy == .perScope else { return found }
         // The original unretained: the registry keeps it, and it has a side table (its dependencies refer to it
         // weakly), which makes every retain a slow one.
-        let copy = found.entry._withUnsafeGuaranteedRef { scopeCopy(of: $0, cached: false) }
-        guard Unmanaged.passUnretained(copy).toOpaque() != found.entry.toOpaque() else { return found }
-        return Lookup(
-            entry: .passUnretained(copy), policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
+        let copy = found.entry._withUnsafeGuaranteedRef { scopeCopyReference(of: $0, cached: false) }
+        guard copy.toOpaque() != found.entry.toOpaque() else { return found }
+        return Lookup(entry: copy, policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
     }
 
     /// This scope's copy of the `.scoped` registration `entry` (made on first use); `entry` itself once the
     /// scope has ended, which then fails as resolved outside a scope. `cached` when the copy is an answer of
     /// the registry lookup that threads cache.
     func scopeCopy(of entry: _ServiceEntryBase, cached: Bool) -> _ServiceEntryBase {
-        lock.withLock {
-            if lifetime.ended { return entry }
-            if cached { lifetime.copiesCached = true }
-            if let copy = lifetime.copies.copy(of: ObjectIdentifier(entry)) { return copy }
-            let copy = entry.copyForScope(self)
-            lifetime.copies.add(copy, of: ObjectIdentifier(entry))
-            return copy
-        }
+        scopeCopyReference(of: entry, cached: cached).takeUnretainedValue()
+    }
+
+    /// ``scopeCopy(of:cached:)``, unretained: the scope keeps its copies (and the registry the original) for as
+    /// long as a resolve through the scope runs.
+    func scopeCopyReference(of entry: _ServiceEntryBase, cached: Bool) -> EntryReference {
+        lock.lock()
+        defer { lock.unlock() }
+        if lifetime.ended { return .passUnretained(entry) }
+        if cached { lifetime.copiesCached = true }
+        if let copy = lifetime.copies.reference(of: ObjectIdentifier(entry)) { return copy }
+        let copy = entry.copyForScope(self)
+        let reference = Unmanaged.passUnretained(copy)
+        // Moved into the record, which keeps it: no retain.
+        lifetime.copies.add(consume copy, of: ObjectIdentifier(entry))
+        return reference
     }
 
     /// The error for a `.scoped` registration resolved where no live scope is: `.scopeEnded` when a scope this

@@ -49,24 +49,44 @@ struct ScopeCopies {
     /// container's stored record in place, the copies are lent to `body` without being retained, where a
     /// non-mutating call would first copy the record out of the container.
     mutating func forEachCopy(_ body: (_ServiceEntryBase) -> Void) {
-        guard let first else { return }
-        body(first.copy)
+        // Lent unretained: the record keeps the copy, and `body` cannot change the record.
+        if first != nil { Unmanaged.passUnretained(first.unsafelyUnwrapped.copy)._withUnsafeGuaranteedRef(body) }
+        guard !others.isEmpty else { return }
         for other in others { body(other.copy) }
     }
 
-    /// The copy of the registration `original`, if one was made.
-    func copy(of original: ObjectIdentifier) -> _ServiceEntryBase? {
-        if let first, first.original == original { return first.copy }
-        if let index { return index[original].map { others[$0].copy } }
-        return others.first { $0.original == original }?.copy
+    /// The copy of the registration `original`, if one was made, unretained (the record keeps it). The first copy
+    /// is looked for inline: a unit of work often uses one `.scoped` registration.
+    @inline(__always)
+    func reference(of original: ObjectIdentifier) -> EntryReference? {
+        if first?.original == original { return Unmanaged.passUnretained(first.unsafelyUnwrapped.copy) }
+        guard !others.isEmpty else { return nil }
+        return otherReference(of: original)
+    }
+
+    /// ``reference(of:)`` among the copies after the first.
+    private func otherReference(of original: ObjectIdentifier) -> EntryReference? {
+        if let index { return index[original].map { Unmanaged.passUnretained(others[$0].copy) } }
+        return others.first { $0.original == original }.map { Unmanaged.passUnretained($0.copy) }
+    }
+
+    /// Takes the first copy out of the record (which no longer lists it), moved rather than copied.
+    mutating func takeFirst() -> _ServiceEntryBase? {
+        first.take()?.copy
     }
 
     /// Adds the copy of `original`.
-    mutating func add(_ copy: _ServiceEntryBase, of original: ObjectIdentifier) {
+    @inline(__always)
+    mutating func add(_ copy: consuming _ServiceEntryBase, of original: ObjectIdentifier) {
         guard first != nil else {
             first = (original, copy)
             return
         }
+        addOther(copy, of: original)
+    }
+
+    /// ``add(_:of:)`` after the first copy.
+    private mutating func addOther(_ copy: consuming _ServiceEntryBase, of original: ObjectIdentifier) {
         others.append((original, copy))
         if index != nil {
             index?[original] = others.count - 1
