@@ -173,13 +173,14 @@ extension AsyncGraph {
         let spares = weft_thread_async_spares()!
         guard spares.pointee.graph == nil else { return }
         AsyncContext.registerSpares(spares)
-        if let emptied = graph.emptied {
+        if var emptied = graph.emptied.take() {
             // Nothing else refers to the graph, which has ended: its collections are empty, and nobody reads them.
-            graph.emptied = nil
-            graph.stored = emptied.stored
-            graph.kept = emptied.kept
-            graph.unpublished = emptied.unpublished
-            graph.slots = emptied.slots
+            // Swapped rather than assigned: the storage moves back without a retain, and only the empty
+            // collections the graph held are released.
+            swap(&graph.stored, &emptied.stored)
+            swap(&graph.kept, &emptied.kept)
+            swap(&graph.unpublished, &emptied.unpublished)
+            swap(&graph.slots, &emptied.slots)
         }
         spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }
