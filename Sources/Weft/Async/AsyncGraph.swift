@@ -23,6 +23,9 @@ final class AsyncGraph: @unchecked Sendable {
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     @exclusivity(unchecked) var kept: [Any] = []
+    /// Builds of earlier resolves that nothing refers to any more, emptied, which new builds take instead of
+    /// allocating (see ``newBuildLocked(key:)``): a thread's spare graph makes the same builds on each resolve.
+    @exclusivity(unchecked) var spareBuilds: [AsyncBuild] = []
     /// Whether the top-level resolve of this graph has finished.
     @exclusivity(unchecked) var ended = false
     /// The collections the last ``end()`` took out, emptied with their storage kept, which the graph takes back
@@ -65,6 +68,14 @@ final class AsyncGraph: @unchecked Sendable {
         unpublished.append(UnpublishedInstance(entry: entry, made: made))
     }
 
+    /// A build of a graph-scoped instance of `key`: a spare one when the graph has one. Call with
+    /// ``AsyncBuilds/lock`` held.
+    func newBuildLocked(key: ServiceKey) -> AsyncBuild {
+        guard let build = spareBuilds.popLast() else { return AsyncBuild(key: key) }
+        build.key = key
+        return build
+    }
+
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {
@@ -100,11 +111,15 @@ final class AsyncGraph: @unchecked Sendable {
         let wasEnded = ended
         ended = true
         if !(stored.isEmpty && kept.isEmpty && unpublished.isEmpty && slots.isEmpty) {
-            held = Held(stored: stored, kept: kept, unpublished: unpublished, slots: slots)
+            // Under the lock: a build no other task refers to now is one no other task touches again, and every
+            // access others made to it (under this lock) happened before.
+            let endedSlots = slots.removeAll(sparing: &spareBuilds)
+            held = Held(
+                stored: stored, kept: kept, unpublished: unpublished, slots: endedSlots, spareBuilds: spareBuilds)
+            spareBuilds = []
             stored = []
             kept = []
             unpublished = []
-            slots.removeAll()
         }
         AsyncBuilds.lock.unlock()
         #if !canImport(Darwin)
@@ -127,13 +142,16 @@ final class AsyncGraph: @unchecked Sendable {
         var kept: [Any]
         var unpublished: [UnpublishedInstance]
         var slots: AsyncGraphSlots
+        var spareBuilds: [AsyncBuild]
 
-        /// Releases what the collections hold, keeping their storage.
+        /// Releases what the collections hold, keeping their storage; the spare builds let go of their instances.
         mutating func empty() {
             stored.removeAll(keepingCapacity: true)
             kept.removeAll(keepingCapacity: true)
             unpublished.removeAll(keepingCapacity: true)
             slots.removeAll(keepingCapacity: true)
+            // The spares' instances, released with the slots' references to them: no other reference is left.
+            for build in spareBuilds { build.outcome = nil }
         }
     }
 }
@@ -181,6 +199,7 @@ extension AsyncGraph {
             swap(&graph.kept, &emptied.kept)
             swap(&graph.unpublished, &emptied.unpublished)
             swap(&graph.slots, &emptied.slots)
+            swap(&graph.spareBuilds, &emptied.spareBuilds)
         }
         spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }
@@ -204,7 +223,8 @@ final class AsyncBuild: @unchecked Sendable {
         let continuation: CheckedContinuation<Outcome, Never>
     }
 
-    let key: ServiceKey
+    /// Set again when a graph reuses the build (see ``AsyncGraph/newBuildLocked(key:)``).
+    @exclusivity(unchecked) var key: ServiceKey
     /// Guarded by ``AsyncBuilds/lock``.
     @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
@@ -214,6 +234,7 @@ final class AsyncBuild: @unchecked Sendable {
     init(key: ServiceKey) {
         self.key = key
     }
+
 }
 
 /// The coordination of async builds across tasks: one lock, never held while user code runs.

@@ -46,6 +46,25 @@ struct AsyncGraphSlots {
         index = nil
     }
 
+    /// Moves to `spares` the builds that nothing else refers to (so finished: a build in flight is its builder's)
+    /// with nothing left waiting, and forgets every slot. Call with ``AsyncBuilds/lock`` held: no build is
+    /// released here (its instance, user code); the builds left are released with the returned slots.
+    mutating func removeAll(sparing spares: inout [AsyncBuild]) -> AsyncGraphSlots {
+        for position in slots.indices {
+            if isKnownUniquelyReferenced(&slots[position].build) {
+                let build = slots[position].build
+                if build.waiters.isEmpty, build.waitsFor.isEmpty {
+                    if spares.isEmpty { spares.reserveCapacity(Self.first) }
+                    spares.append(build)
+                }
+            }
+        }
+        let held = self
+        slots.removeAll(keepingCapacity: false)
+        index = nil
+        return held
+    }
+
     private func position(of id: ObjectIdentifier) -> Int? {
         if let index { return index[id] }
         return slots.firstIndex { $0.id == id }

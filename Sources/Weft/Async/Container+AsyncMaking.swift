@@ -68,7 +68,7 @@ extension Container {
                         if case .made(let made)? = build.outcome { return .stored(made) }
                         return .wait(build)
                     }
-                    let build = AsyncBuild(key: key)
+                    let build = graph.newBuildLocked(key: key)
                     graph.slots[id] = build
                     return .build(build)
                 }

@@ -261,7 +261,7 @@ extension Container {
                 if case .made(let made)? = build.outcome { return .stored(made) }
                 return .wait(build)
             }
-            let build = AsyncBuild(key: key)
+            let build = graph.newBuildLocked(key: key)
             graph.slots[id] = build
             context.innermostBuild?.waitsFor.append(build)
             return .build(build)
