@@ -101,6 +101,7 @@ import Testing
     /// released when the graph ends, not kept until then.
     @Test func aFinishedBuildOnlyItsGraphReferredToIsTakenAgainWithoutItsInstance() {
         final class Instance {}
+        let registration = Container().register(Int.self) { _ in 1 }
         var graph = AsyncGraph.start(ResolutionState.current)
         let object = ObjectIdentifier(graph)
         weak var released: Instance?
@@ -109,7 +110,7 @@ import Testing
             let instance = Instance()
             released = instance
             build.outcome = .made(Made(value: instance))
-            graph.slots[ObjectIdentifier(Instance.self)] = build
+            graph.slots.insert(build, for: registration, publishes: false)
             return ObjectIdentifier(build)
         }
         graph.end()
@@ -131,11 +132,12 @@ import Testing
     /// A build something other than its graph still refers to when the graph ends (a task that waited for it, a
     /// build that waits for it) is never taken again.
     @Test func aBuildSomethingStillRefersToIsNotTakenAgain() {
+        let registration = Container().register(Int.self) { _ in 1 }
         var graph = AsyncGraph.start(ResolutionState.current)
         let stillReferred = AsyncBuilds.lock.withLock {
             let build = graph.newBuildLocked(key: ServiceKey(serviceType: Int.self, argumentsType: Void.self))
             build.outcome = .made(Made(value: 1))
-            graph.slots[ObjectIdentifier(Int.self)] = build
+            graph.slots.insert(build, for: registration, publishes: false)
             return build
         }
         graph.end()

@@ -17,9 +17,9 @@ final class AsyncGraph: @unchecked Sendable {
     @exclusivity(unchecked) var slots = AsyncGraphSlots()
     /// Registrations whose storage holds an instance for ``id``.
     @exclusivity(unchecked) var stored: [_ServiceEntryBase] = []
-    /// Graph-scoped instances of async factories not yet in their registrations' storage: only a synchronous
-    /// part of the graph looks there, so they go in when one starts (see ``publish()``).
-    @exclusivity(unchecked) var unpublished: [UnpublishedInstance] = []
+    /// Whether a graph-scoped instance of an async factory was made since the last ``publish()``: its slot then
+    /// says that it is not yet in its registration's storage, where only a synchronous part of the graph looks.
+    @exclusivity(unchecked) var hasUnpublished = false
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     @exclusivity(unchecked) var kept: [Any] = []
@@ -60,14 +60,6 @@ final class AsyncGraph: @unchecked Sendable {
         weft_activity_give_back(activity)
     }
 
-    /// Notes `made`, `entry`'s graph-scoped instance, as not yet in its registration's storage (see
-    /// ``publish()``). Call with ``AsyncBuilds/lock`` held. The first makes room for a few: a graph usually
-    /// makes several, and growing one by one allocates at each step.
-    func noteUnpublishedLocked(_ entry: _ServiceEntryBase, _ made: Made) {
-        if unpublished.isEmpty { unpublished.reserveCapacity(4) }
-        unpublished.append(UnpublishedInstance(entry: entry, made: made))
-    }
-
     /// A build of a graph-scoped instance of `key`: a spare one when the graph has one. Call with
     /// ``AsyncBuilds/lock`` held.
     func newBuildLocked(key: ServiceKey) -> AsyncBuild {
@@ -79,15 +71,14 @@ final class AsyncGraph: @unchecked Sendable {
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {
-        let pending: [UnpublishedInstance] = AsyncBuilds.lock.withLock {
-            guard !unpublished.isEmpty else { return [] }
-            defer {
-                stored += unpublished.map(\.entry)
-                unpublished = []
-            }
-            return unpublished
+        let pending: [(entry: _ServiceEntryBase, made: Made)] = AsyncBuilds.lock.withLock {
+            guard hasUnpublished else { return [] }
+            hasUnpublished = false
+            let pending = slots.takeUnpublished()
+            stored += pending.map(\.entry)
+            return pending
         }
-        for instance in pending { instance.entry.storeMade(instance.made.value, inGraph: id) }
+        for (entry, made) in pending { entry.storeMade(made.value, inGraph: id) }
     }
 
     /// Records that `entry`'s storage holds an instance for this graph, so that its storage is told when the
@@ -110,16 +101,15 @@ final class AsyncGraph: @unchecked Sendable {
         AsyncBuilds.lock.lock()
         let wasEnded = ended
         ended = true
-        if !(stored.isEmpty && kept.isEmpty && unpublished.isEmpty && slots.isEmpty) {
+        if !(stored.isEmpty && kept.isEmpty && slots.isEmpty) {
             // Under the lock: a build no other task refers to now is one no other task touches again, and every
             // access others made to it (under this lock) happened before.
             let endedSlots = slots.removeAll(sparing: &spareBuilds)
-            held = Held(
-                stored: stored, kept: kept, unpublished: unpublished, slots: endedSlots, spareBuilds: spareBuilds)
+            held = Held(stored: stored, kept: kept, slots: endedSlots, spareBuilds: spareBuilds)
             spareBuilds = []
             stored = []
             kept = []
-            unpublished = []
+            hasUnpublished = false
         }
         AsyncBuilds.lock.unlock()
         #if !canImport(Darwin)
@@ -140,7 +130,6 @@ final class AsyncGraph: @unchecked Sendable {
     private struct Held {
         var stored: [_ServiceEntryBase]
         var kept: [Any]
-        var unpublished: [UnpublishedInstance]
         var slots: AsyncGraphSlots
         var spareBuilds: [AsyncBuild]
 
@@ -148,19 +137,11 @@ final class AsyncGraph: @unchecked Sendable {
         mutating func empty() {
             stored.removeAll(keepingCapacity: true)
             kept.removeAll(keepingCapacity: true)
-            unpublished.removeAll(keepingCapacity: true)
             slots.removeAll(keepingCapacity: true)
             // The spares' instances, released with the slots' references to them: no other reference is left.
             for build in spareBuilds { build.outcome = nil }
         }
     }
-}
-
-/// A graph-scoped instance of an async factory not yet in its registration's storage. A struct rather than a
-/// tuple: an array of tuples is destroyed element by element through the tuple's generic value witnesses.
-struct UnpublishedInstance {
-    let entry: _ServiceEntryBase
-    let made: Made
 }
 
 extension AsyncGraph {
@@ -197,7 +178,6 @@ extension AsyncGraph {
             // collections the graph held are released.
             swap(&graph.stored, &emptied.stored)
             swap(&graph.kept, &emptied.kept)
-            swap(&graph.unpublished, &emptied.unpublished)
             swap(&graph.slots, &emptied.slots)
             swap(&graph.spareBuilds, &emptied.spareBuilds)
         }

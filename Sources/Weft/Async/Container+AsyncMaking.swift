@@ -69,7 +69,9 @@ extension Container {
                         return .wait(build)
                     }
                     let build = graph.newBuildLocked(key: key)
-                    graph.slots[id] = build
+                    // Into the registration's storage when a synchronous part of the graph starts, unless the
+                    // callbacks' run puts it there.
+                    graph.slots.insert(build, for: entry, publishes: !recipe.hasCallbacks)
                     return .build(build)
                 }
             },
@@ -83,12 +85,12 @@ extension Container {
                     if recipe.hasCallbacks {
                         graph.stored.append(entry)
                     } else {
-                        graph.noteUnpublishedLocked(entry, made)
+                        graph.hasUnpublished = true
                     }
                 }
                 return (made, true)
             },
-            release: { _ in AsyncBuilds.lock.withLock { graph.slots[id] = nil } }
+            release: { _ in AsyncBuilds.lock.withLock { graph.slots.remove(id) } }
         )
     }
 

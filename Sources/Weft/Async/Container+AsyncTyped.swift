@@ -240,7 +240,7 @@ extension Container {
             case .build(let build):
                 do {
                     let instance = try await call(factory, of: entry, key: key, context: context, build: build)
-                    finishGraphBuild(build, of: entry, made: Made(value: instance), context: context)
+                    finishGraphBuild(build, made: Made(value: instance), context: context)
                     return instance
                 } catch {
                     abandonGraphBuild(build, of: entry, context: context)
@@ -262,7 +262,7 @@ extension Container {
                 return .wait(build)
             }
             let build = graph.newBuildLocked(key: key)
-            graph.slots[id] = build
+            entry._withUnsafeGuaranteedRef { graph.slots.insert(build, for: $0, publishes: true) }
             context.innermostBuild?.waitsFor.append(build)
             return .build(build)
         }
@@ -280,11 +280,11 @@ extension Container {
 
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
-    private func finishGraphBuild(_ build: AsyncBuild, of entry: EntryReference, made: Made, context: AsyncContext) {
+    private func finishGraphBuild(_ build: AsyncBuild, made: Made, context: AsyncContext) {
         let graph = context.graph
         let waiters = AsyncBuilds.lock.withLock {
             // Into the registration's storage only when a synchronous part of the graph may look.
-            graph.noteUnpublishedLocked(entry.takeUnretainedValue(), made)
+            graph.hasUnpublished = true
             return AsyncBuilds.finishLocked(build, .made(made), parent: context.innermostBuild)
         }
         for waiter in waiters { waiter.resume(returning: .made(made)) }
@@ -295,7 +295,7 @@ extension Container {
     private func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
         let graph = context.graph
         let waiters = AsyncBuilds.lock.withLock {
-            graph.slots[entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) }] = nil
+            graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
             return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
