@@ -233,10 +233,10 @@ extension Container {
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
             case .stored(let made):
-                return try cast(made, key: key, context: context)
+                return Self.instance(made, as: Service.self)
             case .wait(let build):
                 guard let made = try await Self.waitForGraphBuild(build, key: key, context: context) else { continue }
-                return try cast(made, key: key, context: context)
+                return Self.instance(made, as: Service.self)
             case .build(let build):
                 do {
                     let instance = try await call(factory, of: entry, key: key, context: context, build: build)
@@ -299,6 +299,13 @@ extension Container {
             return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
+    }
+
+    /// The instance of a graph slot of an exact registration for `Service`, which its typed factory made (called
+    /// directly, or through the erased factory that wraps it): a `Service`, cast once, without the check
+    /// ``cast(_:key:context:)`` makes first for registrations whose instances may be of another type.
+    private static func instance<Service>(_ made: Made, as _: Service.Type) -> Service {
+        made.value as! Service
     }
 
     /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.
