@@ -37,6 +37,9 @@ final class AsyncGraph: @unchecked Sendable {
         let hasEnded = Atomic<Bool>(false)
     #endif
 
+    /// ``AsyncBuilds/lock``, read from the graph: a static is read through a one-time initialisation check on
+    /// every access, and the graph's builds take the lock several times per resolve.
+    let lock = AsyncBuilds.lock
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
     /// Whether ``findings`` is set: read on every nested resolve, without retaining the findings to test them.
@@ -64,14 +67,21 @@ final class AsyncGraph: @unchecked Sendable {
     /// ``AsyncBuilds/lock`` held.
     func newBuildLocked(key: ServiceKey) -> AsyncBuild {
         guard let build = spareBuilds.popLast() else { return AsyncBuild(key: key) }
-        build.key = key
+        // The graph's previous resolve usually made the same builds in the same order (see
+        // `AsyncGraphSlots.removeAll(sparing:)`): a key that is already the build's is not copied again.
+        let old = build.key
+        if old.serviceType != key.serviceType || old.argumentsType != key.argumentsType || old.name != key.name
+            || old.optionBox !== key.optionBox
+        {
+            build.key = key
+        }
         return build
     }
 
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {
-        let pending: [(entry: _ServiceEntryBase, made: Made)] = AsyncBuilds.lock.withLock {
+        let pending: [(entry: _ServiceEntryBase, made: Made)] = lock.withLock {
             guard hasUnpublished else { return [] }
             hasUnpublished = false
             let pending = slots.takeUnpublished()
@@ -84,7 +94,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// Records that `entry`'s storage holds an instance for this graph, so that its storage is told when the
     /// graph ends (at once when it has ended already), as the synchronous engine tells it.
     func noteStored(_ entry: _ServiceEntryBase) {
-        let ended = AsyncBuilds.lock.withLock {
+        let ended = lock.withLock {
             if !self.ended { stored.append(entry) }
             return self.ended
         }
@@ -98,7 +108,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// collections stay as they are, and nothing is released.
     func end() {
         var held: Held?
-        AsyncBuilds.lock.lock()
+        lock.lock()
         let wasEnded = ended
         ended = true
         if !(stored.isEmpty && kept.isEmpty && slots.isEmpty) {
@@ -111,7 +121,7 @@ final class AsyncGraph: @unchecked Sendable {
             kept = []
             hasUnpublished = false
         }
-        AsyncBuilds.lock.unlock()
+        lock.unlock()
         #if !canImport(Darwin)
             hasEnded.store(true, ordering: .releasing)
         #endif

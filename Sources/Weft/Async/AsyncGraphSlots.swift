@@ -63,7 +63,9 @@ struct AsyncGraphSlots {
     /// with nothing left waiting, and forgets every slot. Call with ``AsyncBuilds/lock`` held: no build is
     /// released here (its instance, user code); the builds left are released with the returned slots.
     mutating func removeAll(sparing spares: inout [AsyncBuild]) -> AsyncGraphSlots {
-        for position in slots.indices {
+        // Last slot first: the next resolve's builds, taking the last spare first, then take them in the order in
+        // which this one made them, usually for the same keys.
+        for position in slots.indices.reversed() {
             if isKnownUniquelyReferenced(&slots[position].build) {
                 let build = slots[position].build
                 if build.waiters.isEmpty, build.waitsFor.isEmpty {

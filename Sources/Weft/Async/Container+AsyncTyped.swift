@@ -256,7 +256,7 @@ extension Container {
     private func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
         let graph = context.graph
         let id = entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
-        return AsyncBuilds.lock.withLock {
+        return graph.lock.withLock {
             if let build = graph.slots[id] {
                 if case .made(let made)? = build.outcome { return .stored(made) }
                 return .wait(build)
@@ -282,7 +282,7 @@ extension Container {
     @inline(never)
     private func finishGraphBuild(_ build: AsyncBuild, made: Made, context: AsyncContext) {
         let graph = context.graph
-        let waiters = AsyncBuilds.lock.withLock {
+        let waiters = graph.lock.withLock {
             // Into the registration's storage only when a synchronous part of the graph may look.
             graph.hasUnpublished = true
             return AsyncBuilds.finishLocked(build, .made(made), parent: context.innermostBuild)
@@ -294,7 +294,7 @@ extension Container {
     @inline(never)
     private func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
         let graph = context.graph
-        let waiters = AsyncBuilds.lock.withLock {
+        let waiters = graph.lock.withLock {
             graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
             return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
         }
