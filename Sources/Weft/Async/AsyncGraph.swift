@@ -289,6 +289,8 @@ enum AsyncBuilds {
     ) -> [CheckedContinuation<AsyncBuild.Outcome, Never>] {
         build.outcome = outcome
         parent?.waitsFor.remove(build)
+        // Usually none: no other task asked for the instance while it was being made.
+        guard !build.waiters.isEmpty else { return [] }
         defer { build.waiters = [] }
         return build.waiters.map(\.continuation)
     }
