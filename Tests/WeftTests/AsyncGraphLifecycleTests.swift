@@ -96,6 +96,62 @@ import Testing
         #expect(!keptContext.isLive)
     }
 
+    /// A finished build that only its graph referred to is kept with the graph when the graph becomes its thread's
+    /// spare, and taken by the next resolve's first build of that graph, for another key; the instance it held is
+    /// released when the graph ends, not kept until then.
+    @Test func aFinishedBuildOnlyItsGraphReferredToIsTakenAgainWithoutItsInstance() {
+        final class Instance {}
+        let registration = Container().register(Int.self) { _ in 1 }
+        var graph = AsyncGraph.start(ResolutionState.current)
+        let object = ObjectIdentifier(graph)
+        weak var released: Instance?
+        let build = AsyncBuilds.lock.withLock {
+            let build = graph.newBuildLocked(key: ServiceKey(serviceType: Int.self, argumentsType: Void.self))
+            let instance = Instance()
+            released = instance
+            build.outcome = .made(Made(value: instance))
+            graph.slots.insert(build, for: registration, publishes: false)
+            return ObjectIdentifier(build)
+        }
+        graph.end()
+        AsyncGraph.recycle(&graph)
+
+        #expect(released == nil)
+        let next = AsyncGraph.start(ResolutionState.current)
+        defer { next.end() }
+        #expect(!next.spareBuilds.isEmpty)
+        let taken = AsyncBuilds.lock.withLock {
+            next.newBuildLocked(key: ServiceKey(serviceType: String.self, argumentsType: Void.self))
+        }
+        #expect(ObjectIdentifier(next) == object)
+        #expect(ObjectIdentifier(taken) == build)
+        #expect(ObjectIdentifier(taken.key.serviceType) == ObjectIdentifier(String.self))
+        #expect(taken.outcome == nil)
+    }
+
+    /// A build something other than its graph still refers to when the graph ends (a task that waited for it, a
+    /// build that waits for it) is never taken again.
+    @Test func aBuildSomethingStillRefersToIsNotTakenAgain() {
+        let registration = Container().register(Int.self) { _ in 1 }
+        var graph = AsyncGraph.start(ResolutionState.current)
+        let stillReferred = AsyncBuilds.lock.withLock {
+            let build = graph.newBuildLocked(key: ServiceKey(serviceType: Int.self, argumentsType: Void.self))
+            build.outcome = .made(Made(value: 1))
+            graph.slots.insert(build, for: registration, publishes: false)
+            return build
+        }
+        graph.end()
+        AsyncGraph.recycle(&graph)
+
+        let next = AsyncGraph.start(ResolutionState.current)
+        defer { next.end() }
+        let taken = AsyncBuilds.lock.withLock {
+            next.newBuildLocked(key: ServiceKey(serviceType: Int.self, argumentsType: Void.self))
+        }
+        #expect(taken !== stillReferred)
+        #expect(stillReferred.outcome != nil)
+    }
+
     /// One task's resolves, one after the other: the thread's spare graph is taken again each time, and each
     /// time its graph-scoped instances are new.
     @Test func successiveResolvesShareNoGraphScopedInstance() async throws {

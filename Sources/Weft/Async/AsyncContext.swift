@@ -47,11 +47,13 @@ final class AsyncContext: @unchecked Sendable {
     /// value witnesses): its registration, nil for a top-level resolve; of its key, what the path shows (the
     /// type and the name: a name is rare, and a nil one costs nothing to set and clear); its build; whether it is
     /// shared. The registration is not retained: the graph's activity record keeps every registration it found
-    /// until the graph ends, and a context is read only while its graph runs (see ``isLive``).
+    /// until the graph ends, and a context is read only while its graph runs (see ``isLive``). A step with a build
+    /// of its own makes that build the innermost one (``innermostBuild``), which holds it: a flag says so, rather
+    /// than a second reference to retain and release on every build.
     @exclusivity(unchecked) private unowned(unsafe) var stepEntry: _ServiceEntryBase?
     @exclusivity(unchecked) private var stepType: Any.Type = Void.self
     @exclusivity(unchecked) private var stepName: String?
-    @exclusivity(unchecked) private var stepBuild: AsyncBuild?
+    @exclusivity(unchecked) private var stepHasBuild = false
     @exclusivity(unchecked) private var stepShared = false
     /// The steps before it, not retained: while the factory of this context's step runs, its caller holds the
     /// outer context. Should something still refer to this context once that factory has returned, ``outerOwner``
@@ -109,7 +111,7 @@ final class AsyncContext: @unchecked Sendable {
         context.stepEntry = entry
         context.stepType = key.serviceType
         if let name = key.name { context.stepName = name }
-        if let build { context.stepBuild = build }
+        context.stepHasBuild = build != nil
         context.stepShared = shared
         context.outer = self
         return context
@@ -145,7 +147,7 @@ final class AsyncContext: @unchecked Sendable {
     var builds: [AsyncBuild] {
         var builds: [AsyncBuild] = []
         forEachStepInward {
-            if let build = $0.stepBuild { builds.append(build) }
+            if $0.stepHasBuild, let build = $0.innermostBuild { builds.append(build) }
             return true
         }
         return builds
@@ -222,7 +224,7 @@ extension AsyncContext {
         context.stepEntry = nil
         context.outer = nil
         if context.stepName != nil { context.stepName = nil }
-        if context.stepBuild != nil { context.stepBuild = nil }
+        context.stepHasBuild = false
         context.stepShared = false
         if context.innermostBuild != nil { context.innermostBuild = nil }
         context.pathBits = 0

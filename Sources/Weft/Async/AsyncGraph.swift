@@ -17,12 +17,15 @@ final class AsyncGraph: @unchecked Sendable {
     @exclusivity(unchecked) var slots = AsyncGraphSlots()
     /// Registrations whose storage holds an instance for ``id``.
     @exclusivity(unchecked) var stored: [_ServiceEntryBase] = []
-    /// Graph-scoped instances of async factories not yet in their registrations' storage: only a synchronous
-    /// part of the graph looks there, so they go in when one starts (see ``publish()``).
-    @exclusivity(unchecked) var unpublished: [UnpublishedInstance] = []
+    /// Whether a graph-scoped instance of an async factory was made since the last ``publish()``: its slot then
+    /// says that it is not yet in its registration's storage, where only a synchronous part of the graph looks.
+    @exclusivity(unchecked) var hasUnpublished = false
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     @exclusivity(unchecked) var kept: [Any] = []
+    /// Builds of earlier resolves that nothing refers to any more, emptied, which new builds take instead of
+    /// allocating (see ``newBuildLocked(key:)``): a thread's spare graph makes the same builds on each resolve.
+    @exclusivity(unchecked) var spareBuilds: [AsyncBuild] = []
     /// Whether the top-level resolve of this graph has finished.
     @exclusivity(unchecked) var ended = false
     /// The collections the last ``end()`` took out, emptied with their storage kept, which the graph takes back
@@ -34,6 +37,9 @@ final class AsyncGraph: @unchecked Sendable {
         let hasEnded = Atomic<Bool>(false)
     #endif
 
+    /// ``AsyncBuilds/lock``, read from the graph: a static is read through a one-time initialisation check on
+    /// every access, and the graph's builds take the lock several times per resolve.
+    let lock = AsyncBuilds.lock
     /// Where a verification records the dependencies its builds reveal; nil outside verification.
     let findings: GraphRecorder.Findings?
     /// Whether ``findings`` is set: read on every nested resolve, without retaining the findings to test them.
@@ -57,32 +63,38 @@ final class AsyncGraph: @unchecked Sendable {
         weft_activity_give_back(activity)
     }
 
-    /// Notes `made`, `entry`'s graph-scoped instance, as not yet in its registration's storage (see
-    /// ``publish()``). Call with ``AsyncBuilds/lock`` held. The first makes room for a few: a graph usually
-    /// makes several, and growing one by one allocates at each step.
-    func noteUnpublishedLocked(_ entry: _ServiceEntryBase, _ made: Made) {
-        if unpublished.isEmpty { unpublished.reserveCapacity(4) }
-        unpublished.append(UnpublishedInstance(entry: entry, made: made))
+    /// A build of a graph-scoped instance of `key`: a spare one when the graph has one. Call with
+    /// ``AsyncBuilds/lock`` held.
+    func newBuildLocked(key: ServiceKey) -> AsyncBuild {
+        guard let build = spareBuilds.popLast() else { return AsyncBuild(key: key) }
+        // The graph's previous resolve usually made the same builds in the same order (see
+        // `AsyncGraphSlots.removeAll(sparing:)`): a key that is already the build's is not copied again.
+        let old = build.key
+        if old.serviceType != key.serviceType || old.argumentsType != key.argumentsType || old.name != key.name
+            || old.optionBox !== key.optionBox
+        {
+            build.key = key
+        }
+        return build
     }
 
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {
-        let pending: [UnpublishedInstance] = AsyncBuilds.lock.withLock {
-            guard !unpublished.isEmpty else { return [] }
-            defer {
-                stored += unpublished.map(\.entry)
-                unpublished = []
-            }
-            return unpublished
+        let pending: [(entry: _ServiceEntryBase, made: Made)] = lock.withLock {
+            guard hasUnpublished else { return [] }
+            hasUnpublished = false
+            let pending = slots.takeUnpublished()
+            stored += pending.map(\.entry)
+            return pending
         }
-        for instance in pending { instance.entry.storeMade(instance.made.value, inGraph: id) }
+        for (entry, made) in pending { entry.storeMade(made.value, inGraph: id) }
     }
 
     /// Records that `entry`'s storage holds an instance for this graph, so that its storage is told when the
     /// graph ends (at once when it has ended already), as the synchronous engine tells it.
     func noteStored(_ entry: _ServiceEntryBase) {
-        let ended = AsyncBuilds.lock.withLock {
+        let ended = lock.withLock {
             if !self.ended { stored.append(entry) }
             return self.ended
         }
@@ -96,17 +108,20 @@ final class AsyncGraph: @unchecked Sendable {
     /// collections stay as they are, and nothing is released.
     func end() {
         var held: Held?
-        AsyncBuilds.lock.lock()
+        lock.lock()
         let wasEnded = ended
         ended = true
-        if !(stored.isEmpty && kept.isEmpty && unpublished.isEmpty && slots.isEmpty) {
-            held = Held(stored: stored, kept: kept, unpublished: unpublished, slots: slots)
+        if !(stored.isEmpty && kept.isEmpty && slots.isEmpty) {
+            // Under the lock: a build no other task refers to now is one no other task touches again, and every
+            // access others made to it (under this lock) happened before.
+            let endedSlots = slots.removeAll(sparing: &spareBuilds)
+            held = Held(stored: stored, kept: kept, slots: endedSlots, spareBuilds: spareBuilds)
+            spareBuilds = []
             stored = []
             kept = []
-            unpublished = []
-            slots.removeAll()
+            hasUnpublished = false
         }
-        AsyncBuilds.lock.unlock()
+        lock.unlock()
         #if !canImport(Darwin)
             hasEnded.store(true, ordering: .releasing)
         #endif
@@ -125,24 +140,18 @@ final class AsyncGraph: @unchecked Sendable {
     private struct Held {
         var stored: [_ServiceEntryBase]
         var kept: [Any]
-        var unpublished: [UnpublishedInstance]
         var slots: AsyncGraphSlots
+        var spareBuilds: [AsyncBuild]
 
-        /// Releases what the collections hold, keeping their storage.
+        /// Releases what the collections hold, keeping their storage; the spare builds let go of their instances.
         mutating func empty() {
             stored.removeAll(keepingCapacity: true)
             kept.removeAll(keepingCapacity: true)
-            unpublished.removeAll(keepingCapacity: true)
             slots.removeAll(keepingCapacity: true)
+            // The spares' instances, released with the slots' references to them: no other reference is left.
+            for build in spareBuilds { build.outcome = nil }
         }
     }
-}
-
-/// A graph-scoped instance of an async factory not yet in its registration's storage. A struct rather than a
-/// tuple: an array of tuples is destroyed element by element through the tuple's generic value witnesses.
-struct UnpublishedInstance {
-    let entry: _ServiceEntryBase
-    let made: Made
 }
 
 extension AsyncGraph {
@@ -173,13 +182,14 @@ extension AsyncGraph {
         let spares = weft_thread_async_spares()!
         guard spares.pointee.graph == nil else { return }
         AsyncContext.registerSpares(spares)
-        if let emptied = graph.emptied {
+        if var emptied = graph.emptied.take() {
             // Nothing else refers to the graph, which has ended: its collections are empty, and nobody reads them.
-            graph.emptied = nil
-            graph.stored = emptied.stored
-            graph.kept = emptied.kept
-            graph.unpublished = emptied.unpublished
-            graph.slots = emptied.slots
+            // Swapped rather than assigned: the storage moves back without a retain, and only the empty
+            // collections the graph held are released.
+            swap(&graph.stored, &emptied.stored)
+            swap(&graph.kept, &emptied.kept)
+            swap(&graph.slots, &emptied.slots)
+            swap(&graph.spareBuilds, &emptied.spareBuilds)
         }
         spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }
@@ -203,7 +213,8 @@ final class AsyncBuild: @unchecked Sendable {
         let continuation: CheckedContinuation<Outcome, Never>
     }
 
-    let key: ServiceKey
+    /// Set again when a graph reuses the build (see ``AsyncGraph/newBuildLocked(key:)``).
+    @exclusivity(unchecked) var key: ServiceKey
     /// Guarded by ``AsyncBuilds/lock``.
     @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
@@ -213,6 +224,7 @@ final class AsyncBuild: @unchecked Sendable {
     init(key: ServiceKey) {
         self.key = key
     }
+
 }
 
 /// The coordination of async builds across tasks: one lock, never held while user code runs.
@@ -277,6 +289,8 @@ enum AsyncBuilds {
     ) -> [CheckedContinuation<AsyncBuild.Outcome, Never>] {
         build.outcome = outcome
         parent?.waitsFor.remove(build)
+        // Usually none: no other task asked for the instance while it was being made.
+        guard !build.waiters.isEmpty else { return [] }
         defer { build.waiters = [] }
         return build.waiters.map(\.continuation)
     }

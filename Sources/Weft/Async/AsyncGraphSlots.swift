@@ -1,5 +1,6 @@
 /// The builds of one async graph's graph-scoped instances of async factories, made or being made, by
-/// registration; a build's outcome holds its instance once made.
+/// registration; a build's outcome holds its instance once made, and its slot says whether that instance is still
+/// to go into its registration's storage (see ``AsyncGraph/publish()``).
 ///
 /// A graph holds a handful of them: a short list searched in order costs less than hashing each identity,
 /// which every claim, build and completion would do. Past a few dozen, a dictionary indexes the list, so a wide
@@ -14,27 +15,39 @@ struct AsyncGraphSlots {
     /// at each step.
     private static let first = 4
 
-    /// The build of the registration `id`; setting nil removes it.
+    /// The build of the registration `id`.
     subscript(id: ObjectIdentifier) -> AsyncBuild? {
-        get { position(of: id).map { slots[$0].build } }
-        set {
-            switch (position(of: id), newValue) {
-            case (let position?, let build?):
-                slots[position].build = build
-            case (nil, let build?):
-                if slots.isEmpty { slots.reserveCapacity(Self.first) }
-                slots.append(Slot(id: id, build: build))
-                if index != nil {
-                    index?[id] = slots.count - 1
-                } else if slots.count > Self.longest {
-                    index = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.id, $0) })
-                }
-            case (let position?, nil):
-                remove(at: position)
-            case (nil, nil):
-                break
-            }
+        position(of: id).map { slots[$0].build }
+    }
+
+    /// Adds the slot of `entry`, which has none, with its `build`; `publishes` says whether the instance it makes
+    /// goes into the registration's storage when a synchronous part of the graph starts.
+    mutating func insert(_ build: AsyncBuild, for entry: _ServiceEntryBase, publishes: Bool) {
+        let id = ObjectIdentifier(entry)
+        if slots.isEmpty { slots.reserveCapacity(Self.first) }
+        slots.append(Slot(id: id, entry: .passUnretained(entry), build: build, publishes: publishes))
+        if index != nil {
+            index?[id] = slots.count - 1
+        } else if slots.count > Self.longest {
+            index = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.id, $0) })
         }
+    }
+
+    /// Removes the slot of the registration `id`, if there is one.
+    mutating func remove(_ id: ObjectIdentifier) {
+        if let position = position(of: id) { remove(at: position) }
+    }
+
+    /// The instances made since the last call whose slots publish them, with their registrations: each is
+    /// returned once.
+    mutating func takeUnpublished() -> [(entry: _ServiceEntryBase, made: Made)] {
+        var taken: [(entry: _ServiceEntryBase, made: Made)] = []
+        for position in slots.indices where slots[position].publishes {
+            guard case .made(let made)? = slots[position].build.outcome else { continue }
+            slots[position].publishes = false
+            taken.append((slots[position].entry.takeUnretainedValue(), made))
+        }
+        return taken
     }
 
     /// Whether there is no slot.
@@ -44,6 +57,27 @@ struct AsyncGraphSlots {
     mutating func removeAll(keepingCapacity: Bool = false) {
         slots.removeAll(keepingCapacity: keepingCapacity)
         index = nil
+    }
+
+    /// Moves to `spares` the builds that nothing else refers to (so finished: a build in flight is its builder's)
+    /// with nothing left waiting, and forgets every slot. Call with ``AsyncBuilds/lock`` held: no build is
+    /// released here (its instance, user code); the builds left are released with the returned slots.
+    mutating func removeAll(sparing spares: inout [AsyncBuild]) -> AsyncGraphSlots {
+        // Last slot first: the next resolve's builds, taking the last spare first, then take them in the order in
+        // which this one made them, usually for the same keys.
+        for position in slots.indices.reversed() {
+            if isKnownUniquelyReferenced(&slots[position].build) {
+                let build = slots[position].build
+                if build.waiters.isEmpty, build.waitsFor.isEmpty {
+                    if spares.isEmpty { spares.reserveCapacity(Self.first) }
+                    spares.append(build)
+                }
+            }
+        }
+        let held = self
+        slots.removeAll(keepingCapacity: false)
+        index = nil
+        return held
     }
 
     private func position(of id: ObjectIdentifier) -> Int? {
@@ -64,10 +98,14 @@ struct AsyncGraphSlots {
     }
 
     /// One registration's build. A struct rather than a tuple: an array of tuples is destroyed element by element
-    /// through the tuple's generic value witnesses.
+    /// through the tuple's generic value witnesses. The registration is not retained: the graph's activity record
+    /// keeps every registration it found until the graph ends.
     private struct Slot {
         let id: ObjectIdentifier
+        let entry: EntryReference
         var build: AsyncBuild
+        /// Whether the instance, once made, is still to go into the registration's storage.
+        var publishes: Bool
     }
 }
 

@@ -68,8 +68,10 @@ extension Container {
                         if case .made(let made)? = build.outcome { return .stored(made) }
                         return .wait(build)
                     }
-                    let build = AsyncBuild(key: key)
-                    graph.slots[id] = build
+                    let build = graph.newBuildLocked(key: key)
+                    // Into the registration's storage when a synchronous part of the graph starts, unless the
+                    // callbacks' run puts it there.
+                    graph.slots.insert(build, for: entry, publishes: !recipe.hasCallbacks)
                     return .build(build)
                 }
             },
@@ -83,12 +85,12 @@ extension Container {
                     if recipe.hasCallbacks {
                         graph.stored.append(entry)
                     } else {
-                        graph.noteUnpublishedLocked(entry, made)
+                        graph.hasUnpublished = true
                     }
                 }
                 return (made, true)
             },
-            release: { _ in AsyncBuilds.lock.withLock { graph.slots[id] = nil } }
+            release: { _ in AsyncBuilds.lock.withLock { graph.slots.remove(id) } }
         )
     }
 

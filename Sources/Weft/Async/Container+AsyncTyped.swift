@@ -34,28 +34,33 @@ extension Container {
         context: AsyncContext
     ) async throws -> Service {
         if let found {
-            let entry = found.entry.object
+            // The registration is read through `found`, not retained: the graph's activity record keeps it alive
+            // until the graph ends.
+            let entry = found.entry
             if found.exact, found.policy == .shared, !context.graph.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
-                    return try ResolutionState.withCurrent { try completeSingleton(entry, as: Service.self, state: $0) }
+                    return try ResolutionState.withCurrent { state in
+                        try entry._withUnsafeGuaranteedRef { try completeSingleton($0, as: Service.self, state: state) }
+                    }
                 } catch is NotBuiltYet {}
             }
-            if entry.asyncFactory == nil {
-                if !entry.runsOnMainActor {
-                    return try await makeSynchronously(found, as: Service.self, key: key, context: context)
+            let (asyncFactory, onMainActor) = entry._withUnsafeGuaranteedRef { ($0.asyncFactory, $0.runsOnMainActor) }
+            if let factory = asyncFactory {
+                if found.exact, !found.hasCallbacks {
+                    // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
+                    let typed = unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self)
+                    if found.policy == .transient {
+                        try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, key: key, context: context) }
+                        return try await call(typed, of: entry, key: key, context: context, build: nil)
+                    }
+                    if found.policy == .perGraph {
+                        return try await makeInGraph(entry, factory: typed, key: key, context: context)
+                    }
                 }
-            } else if found.exact, !found.hasCallbacks, let factory = entry.asyncFactory {
-                // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
-                let typed = unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self)
-                if found.policy == .transient {
-                    try checkAsyncRequest(entry, key: key, context: context)
-                    return try await call(typed, of: entry, key: key, context: context, build: nil)
-                }
-                if found.policy == .perGraph {
-                    return try await makeInGraph(entry, factory: typed, key: key, context: context)
-                }
+            } else if !onMainActor {
+                return try await makeSynchronously(found, as: Service.self, key: key, context: context)
             }
         }
         let name = key.name
@@ -191,12 +196,14 @@ extension Container {
     @inline(__always)
     nonisolated(nonsending) private func call<Service>(
         _ factory: TypedAsyncFactory<Service>,
-        of entry: _ServiceEntryBase,
+        of entry: EntryReference,
         key: ServiceKey,
         context: AsyncContext,
         build: AsyncBuild?
     ) async throws -> Service {
-        var inner = context.appending(entry: entry, key: key, build: build, shared: false)
+        var inner = entry._withUnsafeGuaranteedRef {
+            context.appending(entry: $0, key: key, build: build, shared: false)
+        }
         defer {
             inner.factoryDidReturn()
             AsyncContext.recycle(&inner)
@@ -215,25 +222,25 @@ extension Container {
     /// typed, while the graph's other tasks that ask wait for it. What `makeInGraph` and `claimingInstance` do
     /// for any registration, in one loop.
     nonisolated(nonsending) private func makeInGraph<Service>(
-        _ entry: _ServiceEntryBase,
+        _ entry: EntryReference,
         factory: TypedAsyncFactory<Service>,
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
         // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
         // allocator: the bookkeeping is in the non-generic helpers below, so that only the instance itself is.
-        try checkAsyncRequest(entry, key: key, context: context)
+        try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, key: key, context: context) }
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
             case .stored(let made):
-                return try cast(made, key: key, context: context)
+                return Self.instance(made, as: Service.self)
             case .wait(let build):
                 guard let made = try await Self.waitForGraphBuild(build, key: key, context: context) else { continue }
-                return try cast(made, key: key, context: context)
+                return Self.instance(made, as: Service.self)
             case .build(let build):
                 do {
                     let instance = try await call(factory, of: entry, key: key, context: context, build: build)
-                    finishGraphBuild(build, of: entry, made: Made(value: instance), context: context)
+                    finishGraphBuild(build, made: Made(value: instance), context: context)
                     return instance
                 } catch {
                     abandonGraphBuild(build, of: entry, context: context)
@@ -246,16 +253,16 @@ extension Container {
     /// The graph's instance of `entry`, a build of it to wait for, or a new build this task runs (recorded in the
     /// graph's slots, and as a build the innermost build in flight waits for).
     @inline(never)
-    private func claimGraphSlot(of entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
+    private func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
         let graph = context.graph
-        let id = ObjectIdentifier(entry)
-        return AsyncBuilds.lock.withLock {
+        let id = entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
+        return graph.lock.withLock {
             if let build = graph.slots[id] {
                 if case .made(let made)? = build.outcome { return .stored(made) }
                 return .wait(build)
             }
-            let build = AsyncBuild(key: key)
-            graph.slots[id] = build
+            let build = graph.newBuildLocked(key: key)
+            entry._withUnsafeGuaranteedRef { graph.slots.insert(build, for: $0, publishes: true) }
             context.innermostBuild?.waitsFor.append(build)
             return .build(build)
         }
@@ -273,11 +280,11 @@ extension Container {
 
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
-    private func finishGraphBuild(_ build: AsyncBuild, of entry: _ServiceEntryBase, made: Made, context: AsyncContext) {
+    private func finishGraphBuild(_ build: AsyncBuild, made: Made, context: AsyncContext) {
         let graph = context.graph
-        let waiters = AsyncBuilds.lock.withLock {
+        let waiters = graph.lock.withLock {
             // Into the registration's storage only when a synchronous part of the graph may look.
-            graph.noteUnpublishedLocked(entry, made)
+            graph.hasUnpublished = true
             return AsyncBuilds.finishLocked(build, .made(made), parent: context.innermostBuild)
         }
         for waiter in waiters { waiter.resume(returning: .made(made)) }
@@ -285,13 +292,20 @@ extension Container {
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
     @inline(never)
-    private func abandonGraphBuild(_ build: AsyncBuild, of entry: _ServiceEntryBase, context: AsyncContext) {
+    private func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
         let graph = context.graph
-        let waiters = AsyncBuilds.lock.withLock {
-            graph.slots[ObjectIdentifier(entry)] = nil
+        let waiters = graph.lock.withLock {
+            graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
             return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
+    }
+
+    /// The instance of a graph slot of an exact registration for `Service`, which its typed factory made (called
+    /// directly, or through the erased factory that wraps it): a `Service`, cast once, without the check
+    /// ``cast(_:key:context:)`` makes first for registrations whose instances may be of another type.
+    private static func instance<Service>(_ made: Made, as _: Service.Type) -> Service {
+        made.value as! Service
     }
 
     /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.
