@@ -241,7 +241,7 @@ private final class StuckFile: Teardown {
         let database = try await container.async.require(VerifiedDatabase.self)
         #expect(opened.value == 2)
         #expect(try await container.async.require(VerifiedDatabase.self) === database)
-        try await container.end()
+        try await container.endPatiently()
     }
 
     @Test func synchronousVerifyTearsDownWhatItMadeWithoutLoggingALeak() throws {

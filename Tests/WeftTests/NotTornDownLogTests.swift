@@ -98,7 +98,7 @@ private final class UnendedCache: Sendable {}
             messages == ["[Weft.notTornDown] A scope was released without end(): UnendedUnitOfWork not torn down."]
         )
         #expect(tornDown.value == 0)
-        try await container.end()
+        try await container.endPatiently()
         #expect(tornDown.value == 0, "ending the container tore down an instance of a released scope")
     }
 
@@ -110,8 +110,8 @@ private final class UnendedCache: Sendable {}
             let scope = container.makeScope()
             _ = try container.require(UnendedJournal.self)
             _ = try scope.require(UnendedUnitOfWork.self)
-            try await scope.end()
-            try await container.end()
+            try await scope.endPatiently()
+            try await container.endPatiently()
             kept = [scope, container]
         }
         #expect(tornDown.value == 2)

@@ -47,14 +47,14 @@ import Weft
             }
         }
         while entered.wait(timeout: .now()) != .success { try await Task.sleep(nanoseconds: 1_000_000) }
-        try await scope.end()
+        try await scope.endPatiently()
         proceed.signal()
         #expect(resolver.wait(seconds: 20))
 
         #expect(outcomes.values == [Self.scopeEndedText])
         #expect(teardowns.value == 1)
         // Nothing is left for a second end to tear down.
-        try await scope.end()
+        try await scope.endPatiently()
         #expect(teardowns.value == 1)
     }
 
@@ -72,7 +72,7 @@ import Weft
         let handedOut = Counter()
         let resolver = runOnThread { if (try? scope.require(Plain.self)) != nil { handedOut.increment() } }
         while entered.wait(timeout: .now()) != .success { try await Task.sleep(nanoseconds: 1_000_000) }
-        try await scope.end()
+        try await scope.endPatiently()
         proceed.signal()
         #expect(resolver.wait(seconds: 20))
         #expect(handedOut.value == 0)
@@ -93,7 +93,7 @@ import Weft
 
         let resolving = Task { try await scope.async.require(Ledger.self) }
         await entered.wait()
-        try await scope.end()
+        try await scope.endPatiently()
         proceed.openGate()
         let error = try await #require(throws: ResolutionError.self) { try await resolving.value }
         #expect(error.reason == .scopeEnded)
@@ -124,7 +124,7 @@ import Weft
         let scope = container.makeScope()
         _ = try scope.require(Receipt.self)
         #expect(printed.values.isEmpty)
-        try await scope.end()
+        try await scope.endPatiently()
         #expect(printed.values == ["plain", "true"])
     }
 }

@@ -72,7 +72,7 @@ final class RequestCache: Sendable {
         _ = try scope.require(RequestWork.self)
         _ = try await scope.async.require(RequestAudit.self)
         #expect(log.values.isEmpty)
-        try await scope.end()
+        try await scope.endPatiently()
         #expect(log.values == ["audit", "work 1"])
     }
 
@@ -94,7 +94,7 @@ final class RequestCache: Sendable {
         for round in 1...6 {
             let scope = container.makeScope()
             _ = try scope.require(Connection.self)
-            try await scope.end()
+            try await scope.endPatiently()
             #expect(log.values.count == round / 2, "after scope \(round)")
         }
     }
@@ -104,7 +104,7 @@ final class RequestCache: Sendable {
         let scope = container.makeScope()
         weak let work = try scope.require(RequestWork.self)
         #expect(work != nil)
-        try await scope.end()
+        try await scope.endPatiently()
         #expect(work == nil)
     }
 
@@ -112,7 +112,7 @@ final class RequestCache: Sendable {
         let container = container(log: Collected(), made: Counter())
         let scope = container.makeScope()
         _ = try scope.require(RequestWork.self)
-        try await scope.end()
+        try await scope.endPatiently()
         let error = try #require(throws: ResolutionError.self) { try scope.require(RequestWork.self) }
         #expect(error.reason == .scopeEnded)
         let asyncError = try await #require(throws: ResolutionError.self) {
@@ -131,7 +131,7 @@ final class RequestCache: Sendable {
         _ = try scope.require(FlakyConnection.self, name: "a")
         _ = try scope.require(RequestWork.self)
         _ = try scope.require(FlakyConnection.self, name: "b")
-        let error = try await #require(throws: TeardownError.self) { try await scope.end() }
+        let error = try await #require(throws: TeardownError.self) { try await scope.endPatiently() }
         #expect(error.failures.map { $0.error as? Failure } == [Failure(code: 2), Failure(code: 1)])
         #expect(error.failures.map(\.service) == ["FlakyConnection", "FlakyConnection"])
         #expect(log.values == ["work 9"])
@@ -151,12 +151,12 @@ final class RequestCache: Sendable {
             .inObjectScope(.transient)
         _ = try container.require(RequestWork.self, name: "second")
         _ = try container.require(RequestWork.self, name: "transient")
-        try await container.end()
+        try await container.endPatiently()
         #expect(log.values == ["work 2", "work 1"])
         // Made anew afterwards, and torn down at the next end.
         let again = try container.require(RequestWork.self, name: "first")
         #expect(again.id == 1)
-        try await container.end()
+        try await container.endPatiently()
         #expect(log.values == ["work 2", "work 1", "work 1"])
     }
 
@@ -166,7 +166,7 @@ final class RequestCache: Sendable {
         let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
         container.register(RequestWork.self) { _ in RequestWork(id: 1, log: log) }.inObjectScope(session)
         let work = try container.require(RequestWork.self)
-        try await container.end()
+        try await container.endPatiently()
         #expect(log.values.isEmpty)
         #expect(try container.require(RequestWork.self) === work)
         container.resetObjectScope(session)
@@ -179,7 +179,7 @@ final class RequestCache: Sendable {
         let scope = container.makeScope()
         scope.register(RequestWork.self) { _ in RequestWork(id: 5, log: log) }.inObjectScope(.container)
         let first = try scope.require(RequestWork.self)
-        try await scope.end()
+        try await scope.endPatiently()
         #expect(log.values == ["work 5"])
         #expect(try scope.require(RequestWork.self) !== first)
     }
@@ -298,7 +298,7 @@ final class RequestCache: Sendable {
         /// Whether the calling code runs on this actor, then ends `scope` from it.
         func end(_ scope: Container) async throws -> Bool {
             let here = executor.isCurrent
-            try await scope.end()
+            try await scope.endPatiently()
             return here
         }
     }

@@ -211,3 +211,13 @@ final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
         condition.withLock { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 }
+
+extension Container {
+    /// `end(timeout:)` with a bound far above the default, for tests of what teardown does rather than of how
+    /// long it may take. Under a sanitizer the whole suite queues on the concurrency runtime's few threads, and
+    /// the task an async teardown runs in can wait there behind other tests' jobs for longer than the default
+    /// 30 seconds; the bound stays finite, so a teardown that never ends still fails its test.
+    func endPatiently() async throws {
+        try await end(timeout: 600)
+    }
+}

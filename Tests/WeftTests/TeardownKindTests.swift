@@ -57,7 +57,7 @@ import Weft
         container.register(Both.self) { _ in Both(calls: calls) }.inObjectScope(.scoped)
         let scope = container.makeScope()
         _ = try scope.require(Both.self)
-        try await scope.end()
+        try await scope.endPatiently()
         #expect(calls.all == ["async"])
     }
 
@@ -77,7 +77,7 @@ import Weft
         for _ in 0..<8 {
             let scope = container.makeScope()
             _ = try scope.require((any Resource).self)
-            try await scope.end()
+            try await scope.endPatiently()
         }
         #expect(calls.all == ["closing", "committing", "subclass", "closing", "committing", "subclass"])
     }
@@ -93,7 +93,7 @@ import Weft
         for _ in 0..<6 {
             let scope = container.makeScope()
             _ = try scope.require(Connection.self)
-            try await scope.end()
+            try await scope.endPatiently()
         }
         #expect(calls.all == ["pooled", "pooled", "pooled"])
     }
@@ -107,7 +107,7 @@ import Weft
         _ = try container.require(Closing.self)
         _ = try container.require(Plain.self)
         _ = try container.require(Committing.self)
-        try await container.end()
+        try await container.endPatiently()
         #expect(calls.all == ["committing", "closing"])
     }
 }
