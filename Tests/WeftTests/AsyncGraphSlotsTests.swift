@@ -26,7 +26,7 @@ import Testing
             #expect(index.isMultiple(of: 2) ? found == nil : found === builds[index])
         }
 
-        slots.removeAll()
+        slots.removeAllKeepingCapacity()
         #expect(registrations.allSatisfy { slots[ObjectIdentifier($0)] == nil })
     }
 

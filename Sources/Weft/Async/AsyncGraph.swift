@@ -78,6 +78,26 @@ final class AsyncGraph: @unchecked Sendable {
         return build
     }
 
+    /// The graph's instance of `entry` asked for as `key`, a build of it to wait for, or a new build recorded in its
+    /// slot for the caller to run; `publishes` says whether that build's instance goes into the registration's
+    /// storage when a synchronous part of the graph starts; a new build is noted as one the innermost build of
+    /// `waiting` waits for (read only then: reading it retains it). Call with ``AsyncBuilds/lock`` held.
+    func claimSlotLocked(
+        of entry: _ServiceEntryBase,
+        key: ServiceKey,
+        publishes: Bool,
+        waiting: AsyncContext?
+    ) -> AsyncClaim {
+        if let build = slots[ObjectIdentifier(entry)] {
+            if case .made(let made)? = build.outcome { return .stored(made) }
+            return .wait(build)
+        }
+        let build = newBuildLocked(key: key)
+        slots.insert(build, for: entry, publishes: publishes)
+        waiting?.innermostBuild?.waitsFor.append(build)
+        return .build(build)
+    }
+
     /// Puts the graph-scoped instances made so far into their registrations' storage, where a synchronous
     /// part of the graph finds them.
     func publish() {
@@ -147,7 +167,7 @@ final class AsyncGraph: @unchecked Sendable {
         mutating func empty() {
             stored.removeAll(keepingCapacity: true)
             kept.removeAll(keepingCapacity: true)
-            slots.removeAll(keepingCapacity: true)
+            slots.removeAllKeepingCapacity()
             // The spares' instances, released with the slots' references to them: no other reference is left.
             for build in spareBuilds { build.outcome = nil }
         }
@@ -224,7 +244,6 @@ final class AsyncBuild: @unchecked Sendable {
     init(key: ServiceKey) {
         self.key = key
     }
-
 }
 
 /// The coordination of async builds across tasks: one lock, never held while user code runs.

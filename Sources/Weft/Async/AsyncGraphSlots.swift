@@ -53,9 +53,9 @@ struct AsyncGraphSlots {
     /// Whether there is no slot.
     var isEmpty: Bool { slots.isEmpty }
 
-    /// Forgets every slot.
-    mutating func removeAll(keepingCapacity: Bool = false) {
-        slots.removeAll(keepingCapacity: keepingCapacity)
+    /// Forgets every slot, keeping the list's storage for the graph's next resolve.
+    mutating func removeAllKeepingCapacity() {
+        slots.removeAll(keepingCapacity: true)
         index = nil
     }
 

@@ -63,16 +63,11 @@ extension Container {
             key: key,
             context: context,
             claim: {
+                // Into the registration's storage when a synchronous part of the graph starts, unless the
+                // callbacks' run puts it there.
+                // `claimingInstance` notes the build as one the innermost build waits for.
                 AsyncBuilds.lock.withLock {
-                    if let build = graph.slots[id] {
-                        if case .made(let made)? = build.outcome { return .stored(made) }
-                        return .wait(build)
-                    }
-                    let build = graph.newBuildLocked(key: key)
-                    // Into the registration's storage when a synchronous part of the graph starts, unless the
-                    // callbacks' run puts it there.
-                    graph.slots.insert(build, for: entry, publishes: !recipe.hasCallbacks)
-                    return .build(build)
+                    graph.claimSlotLocked(of: entry, key: key, publishes: !recipe.hasCallbacks, waiting: nil)
                 }
             },
             make: { build in

@@ -255,16 +255,10 @@ extension Container {
     @inline(never)
     private func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
         let graph = context.graph
-        let id = entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
         return graph.lock.withLock {
-            if let build = graph.slots[id] {
-                if case .made(let made)? = build.outcome { return .stored(made) }
-                return .wait(build)
+            entry._withUnsafeGuaranteedRef {
+                graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
             }
-            let build = graph.newBuildLocked(key: key)
-            entry._withUnsafeGuaranteedRef { graph.slots.insert(build, for: $0, publishes: true) }
-            context.innermostBuild?.waitsFor.append(build)
-            return .build(build)
         }
     }
 
