@@ -98,8 +98,8 @@ extension Container {
     /// arguments the separate list `require([any Plugin].self)`. Each element keeps its own scope (a
     /// `.container` element is made once, with the arguments of the first resolve, as any registration with
     /// arguments); order, names, children and `id` follow the rules of ``contribute(to:name:id:factory:)``.
-    /// Element factories with arguments are synchronous (maps take arguments too, see
-    /// ``contribute(to:key:name:factory:)`` with arguments); the list resolves from
+    /// An element's factory with arguments may also be `async` (the overload taking an ``AsyncResolver``), and
+    /// maps take arguments too (see ``contribute(to:key:name:factory:)`` with arguments); the list resolves from
     /// async code with `container.async.require([any Plugin].self, arguments: config)`. `verify()` does not
     /// build registrations with runtime arguments, elements included.
     ///
@@ -116,21 +116,9 @@ extension Container {
         id: String? = nil,
         factory: @escaping (any Resolver, First, repeat each Other) throws -> Element
     ) -> ServiceEntry<Element> {
-        let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
-            let make = FactoryBox<First, repeat each Other> {
-                (resolver: any Resolver, first: First, other: repeat each Other) in
-                try book.makeList(resolver, as: Element.self, arguments: first, repeat each other)
-            }
-            return ServiceEntry(
-                serviceType: collectionType, argumentsType: argumentsType, factory: make, objectScope: .transient)
-        }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        let element = entry(Element.self, factory: factory)
-        add(
-            element, as: Element.self,
-            key: ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option))
-        return element
+        addListElement(
+            entry(Element.self, factory: factory), to: collectionType, name: name, id: id,
+            taking: PackBox<First, repeat each Other>.self)
     }
 
     /// Adds the element `key`, whose factory takes runtime arguments, to the map `collectionType`: resolving the
@@ -161,20 +149,8 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, First, repeat each Other) throws -> Value
     ) -> ServiceEntry<Value> {
-        let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
-            let make = FactoryBox<First, repeat each Other> {
-                (resolver: any Resolver, first: First, other: repeat each Other) in
-                try book.makeMap(resolver, as: collectionType, arguments: first, repeat each other)
-            }
-            return ServiceEntry(
-                serviceType: collectionType, argumentsType: argumentsType, factory: make, objectScope: .transient)
-        }
-        let option = book.add(collection: collectionType, place: .key(key))
-        let element = entry(Value.self, factory: factory)
-        add(
-            element, as: Value.self,
-            key: ServiceKey(serviceType: Value.self, argumentsType: argumentsType, name: name, option: option))
-        return element
+        addMapElement(
+            entry(Value.self, factory: factory), to: collectionType, key: key, name: name,
+            taking: PackBox<First, repeat each Other>.self)
     }
 }
