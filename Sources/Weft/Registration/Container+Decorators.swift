@@ -41,7 +41,9 @@ extension Container {
     ///   is decorated too (`register(Service.self) { r, id: String in ... }`, resolved with
     ///   `require(Service.self, argument: id)`): the decorator receives the instance the factory made from the
     ///   arguments. A decorator that needs the arguments themselves is not offered: register a factory that
-    ///   takes them instead. A forwarded type whose registration takes runtime arguments is not decorated.
+    ///   takes them instead. A forwarded type whose registration takes runtime arguments is decorated the same way
+    ///   (`decorate(Animal.self)` wraps `require(Animal.self, argument: name)` through
+    ///   `register(Cat.self) { r, name: String in ... }.implements(Animal.self)`).
     ///   An `async` registration is decorated after its async factory returns, the decorator resolving its
     ///   dependencies synchronously.
     /// - **Async decorators.** A decorator that awaits is declared with the overload taking an
@@ -108,6 +110,12 @@ extension Container {
         }
         let own = ownRegistrations(where: matches)
         for (key, entry) in own {
+            if entry.serviceType != serviceType || entry.isDecoratedForward {
+                // A forwarded type: resolved through a decorated forward, made anew with every decorator.
+                let target = entry.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : entry
+                if let target { addDecoratedForward(serviceType, key: key, to: target) }
+                continue
+            }
             guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
                 continue
             }
@@ -116,9 +124,14 @@ extension Container {
         guard let parent else { return }
         let decorators = all.compactMap { $0 as? Decorator<Service> }
         for (key, entry) in parent.allRegistrations() where matches(key) && !own.contains(where: { $0.key == key }) {
-            guard let entry = entry as? ServiceEntry<Service>, !entry.isScopeCopy,
-                let copy = entry.decoratedCopy(with: decorators)
-            else { continue }
+            guard !entry.isScopeCopy else { continue }
+            if entry.serviceType != serviceType {
+                addDecoratedForward(serviceType, key: key, to: entry)
+                continue
+            }
+            guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: decorators) else {
+                continue
+            }
             add(copy, as: serviceType, key: key)
         }
     }
