@@ -24,10 +24,11 @@ extension Container {
     /// - **It belongs to the container, by type and name.** A decorator applies to the registration of
     ///   `serviceType` under `name` in this container whether it is made before the decorator or after it, and
     ///   keeps applying when the registration is replaced (and after ``removeAll()``, which removes registrations,
-    ///   not decorators). Declared after the registration, it publishes a
-    ///   decorated copy of it (same factory, scope and callbacks): configure a registration (its scope, its
-    ///   callbacks) before decorating it, since the `ServiceEntry` that `register` returned is then no longer the
-    ///   one resolved.
+    ///   not decorators). Declared after the registration, it publishes a decorated copy of it (same factory,
+    ///   scope and callbacks) that follows the `ServiceEntry` `register` returned: a scope or an `initCompleted`
+    ///   callback set on it after the decorator applies as one set before. A type the registration is forwarded
+    ///   as (`implements`), before or after the decorator, resolves it undecorated (the decorator's result need not
+    ///   be of that type), with instances of its own.
     /// - **In a child container**, decorating a service that only a parent registers gives the child a
     ///   decorated copy of the parent's registration, with its own instances (a parent's `.container` singleton
     ///   and the child's decorated one are different instances); the parent's resolves are not decorated. The
@@ -80,18 +81,15 @@ extension Container {
                 if let target { addDecoratedForward(serviceType, key: key, to: target) }
                 return
             }
-            guard let entry = own as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
-                return
-            }
-            add(copy, as: serviceType, key: key)
+            guard let entry = own as? ServiceEntry<Service> else { return }
+            publishDecoratedCopy(of: entry, with: [added], key: key)
         } else if let inherited = parent?.entry(for: key), inherited.serviceType != serviceType,
             !inherited.isScopeCopy
         {
             addDecoratedForward(serviceType, key: key, to: inherited)
         } else if let inherited = parent?.entry(for: key) as? ServiceEntry<Service>, !inherited.isScopeCopy {
             let decorators = all.compactMap { $0 as? Decorator<Service> }
-            guard let copy = inherited.decoratedCopy(with: decorators) else { return }
-            add(copy, as: serviceType, key: key)
+            publishDecoratedCopy(of: inherited, with: decorators, key: key)
         }
     }
 
@@ -116,10 +114,8 @@ extension Container {
                 if let target { addDecoratedForward(serviceType, key: key, to: target) }
                 continue
             }
-            guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
-                continue
-            }
-            add(copy, as: serviceType, key: key)
+            guard let entry = entry as? ServiceEntry<Service> else { continue }
+            publishDecoratedCopy(of: entry, with: [added], key: key)
         }
         guard let parent else { return }
         let decorators = all.compactMap { $0 as? Decorator<Service> }
@@ -129,10 +125,8 @@ extension Container {
                 addDecoratedForward(serviceType, key: key, to: entry)
                 continue
             }
-            guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: decorators) else {
-                continue
-            }
-            add(copy, as: serviceType, key: key)
+            guard let entry = entry as? ServiceEntry<Service> else { continue }
+            publishDecoratedCopy(of: entry, with: decorators, key: key)
         }
     }
 
