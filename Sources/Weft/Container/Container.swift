@@ -209,6 +209,9 @@ public final class Container: @unchecked Sendable {
         let reference = referenceLocked()
         // A new registration is decorated before anyone can see it (see `CompositionTable`).
         if entry.owner == nil, let compositions { compositions.decorate(entry, key: key) }
+        // Descendants that decorate what this container registers are told, outside the lock.
+        let inherited = compositions?.noteAdded(key).map { ($0, copy key) }
+        defer { if let (descendants, key) = inherited { tellDescendants(descendants, added: key) } }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
