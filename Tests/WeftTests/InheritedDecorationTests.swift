@@ -151,4 +151,18 @@ import Weft
         #expect(missing.map(\.path.last) == ["Clock"])
         try parent.verify()
     }
+
+    @Test func childDecoratingWhileItsParentRegistersEndsWithTheParentsLastRegistrationDecorated() async throws {
+        for _ in 0..<50 {
+            let parent = Container()
+            let child = Container(parent: parent)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for version in 0..<20 { parent.register(Repository.self) { _ in SQLRepository("v\(version)") } }
+                }
+                group.addTask { child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") } }
+            }
+            #expect(try child.require(Repository.self).trail == ["v19", "child"])
+        }
+    }
 }

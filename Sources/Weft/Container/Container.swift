@@ -207,11 +207,10 @@ public final class Container: @unchecked Sendable {
             weft_registering_scopes_add(1)
         }
         let reference = referenceLocked()
-        // A new registration is decorated before anyone can see it (see `CompositionTable`).
-        if entry.owner == nil, let compositions { compositions.decorate(entry, key: key) }
-        // Descendants that decorate what this container registers are told, outside the lock.
-        let inherited = compositions?.noteAdded(key).map { ($0, copy key) }
-        defer { if let (descendants, key) = inherited { tellDescendants(descendants, added: key) } }
+        // A new registration is decorated before anyone can see it (see `CompositionTable`); the descendants that
+        // decorate what this container registers are told after the lock is let go.
+        let composed = compositions != nil
+        if composed { compositions.unsafelyUnwrapped.noteAdded(entry, key: key) }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
@@ -225,6 +224,7 @@ public final class Container: @unchecked Sendable {
         guard replaced != nil || told != nil else {
             lock.unlock()
             weft_registry_changed()
+            if composed { tellDescendants() }
             return
         }
         // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
@@ -240,6 +240,7 @@ public final class Container: @unchecked Sendable {
             } ?? false
         lock.unlock()
         weft_registry_changed()
+        if composed { tellDescendants() }
         if unused, let replaced { keepRetired([replaced]) }
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.

@@ -22,6 +22,8 @@ final class CompositionTable {
     private var watchesAncestors = false
     /// The descendants with decorators, told what this container registers.
     private var decoratingDescendants: [ContainerReference] = []
+    /// What they are still to be told.
+    private var notices: [DescendantsNotice] = []
 
     // MARK: Decorators
 
@@ -94,11 +96,21 @@ final class CompositionTable {
         decoratingDescendants.append(descendant)
     }
 
-    /// Notes that a registration is added here under `key`: one the container itself makes there is no longer a
-    /// decorated copy of an ancestor's. Returns the descendants to tell about it, if any.
-    func noteAdded(_ key: ServiceKey) -> [ContainerReference]? {
+    /// Decorates `entry`, a registration about to be published under `key` (see ``decorate(_:key:)``), and notes
+    /// that it is: one the container itself adds there is no longer a decorated copy of an ancestor's, and the
+    /// descendants that decorate are to be told (see ``takeNotices()``).
+    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
+        if entry.owner == nil { decorate(entry, key: key) }
         if !inheritedSources.isEmpty { inheritedSources[key] = nil }
-        return decoratingDescendants.isEmpty || key.hasOption ? nil : decoratingDescendants
+        guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
+        notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
+    }
+
+    /// What the descendants that decorate are still to be told, in the order it was registered, for the container
+    /// to tell them once it has let go of its lock.
+    func takeNotices() -> [DescendantsNotice] {
+        defer { notices = [] }
+        return notices
     }
 
     // MARK: Collections

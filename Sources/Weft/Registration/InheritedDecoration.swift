@@ -52,16 +52,16 @@ extension Container {
         }
     }
 
-    /// Tells `descendants` that this container registered under `key`.
-    func tellDescendants(_ descendants: [ContainerReference], added key: ServiceKey) {
-        for descendant in descendants {
-            descendant.withContainer { $0.ancestorAdded(key) }
-        }
+    /// Tells the descendants that decorate what this container has registered (see
+    /// ``CompositionTable/noteAdded(_:key:)``); called after it lets go of its lock.
+    func tellDescendants() {
+        let notices = lock.withLock { compositions?.takeNotices() ?? [] }
+        for notice in notices { notice.tell() }
     }
 
     /// An ancestor registered under `key`: when this container decorates that key and does not register it itself,
     /// its decorated copy is made anew from the registration it now inherits.
-    private func ancestorAdded(_ key: ServiceKey) {
+    fileprivate func ancestorAdded(_ key: ServiceKey) {
         let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
         let (decorate, source) = lock.withLock {
             (compositions?.inheritedDecoration(for: decoratorKey), compositions?.inheritedSource(of: key))
@@ -74,5 +74,22 @@ extension Container {
             return
         }
         decorate(self, key)
+    }
+}
+
+/// What a container tells its decorating descendants once it has registered under `key` (see
+/// ``CompositionTable/noteAdded(_:)``), after it lets go of its lock.
+final class DescendantsNotice {
+    let descendants: [ContainerReference]
+    let key: ServiceKey
+
+    init(descendants: [ContainerReference], key: ServiceKey) {
+        (self.descendants, self.key) = (descendants, key)
+    }
+
+    func tell() {
+        for descendant in descendants {
+            descendant.withContainer { $0.ancestorAdded(key) }
+        }
     }
 }
