@@ -165,4 +165,18 @@ import Weft
             #expect(try child.require(Repository.self).trail == ["v19", "child"])
         }
     }
+
+    @Test func childsDecoratorStillAppliesToItsParentsRegistrationAfterTheChildRemovesAll() throws {
+        let parent = Container()
+        parent.register(Repository.self) { _ in SQLRepository() }
+        let child = Container(parent: parent)
+        child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+        child.register(SQLRepository.self) { _ in SQLRepository("own") }
+        child.removeAll()
+
+        #expect(try child.require(Repository.self).trail == ["sql", "child"])
+        #expect(child.resolve(SQLRepository.self) == nil)
+        parent.register(Repository.self) { _ in SQLRepository("new") }
+        #expect(try child.require(Repository.self).trail == ["new", "child"])
+    }
 }

@@ -151,6 +151,8 @@ public final class Container: @unchecked Sendable {
             if owned { entry.retire() }
             entry.discardInstanceAndDependents(includingOwn: owned)
         }
+        // Decorators stay: those of services an ancestor registers apply to them again.
+        redecorateInherited()
     }
 
     /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.

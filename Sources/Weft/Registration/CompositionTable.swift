@@ -90,6 +90,13 @@ final class CompositionTable {
         inheritedSources[key] = serial
     }
 
+    /// Forgets the decorated copies of ancestors' registrations (the container removed its registrations);
+    /// returns how it decorates them, by decorator key, to make them anew.
+    func forgetInherited() -> [ServiceKey: (Container, ServiceKey) -> Void] {
+        inheritedSources = [:]
+        return inheritedDecorations
+    }
+
     /// Adds `descendant` to those told what this container registers, forgetting those that are gone.
     func addDecoratingDescendant(_ descendant: ContainerReference) {
         decoratingDescendants.removeAll { $0.container == nil }

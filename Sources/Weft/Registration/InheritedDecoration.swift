@@ -34,6 +34,18 @@ extension Container {
         }
     }
 
+    /// After ``removeAll()``: this container's decorators, which it keeps, apply again to the registrations it
+    /// inherits, as to one it registers anew.
+    func redecorateInherited() {
+        guard let parent else { return }
+        let decorations = lock.withLock { compositions?.forgetInherited() ?? [:] }
+        guard !decorations.isEmpty else { return }
+        for key in parent.allRegistrations().keys where !key.hasOption {
+            let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
+            decorations[decoratorKey]?(self, key)
+        }
+    }
+
     /// Whether this container holds, under `key`, a decorated copy of an ancestor's registration.
     func inherits(_ key: ServiceKey) -> Bool {
         lock.withLock { compositions?.inheritedSource(of: key) != nil }
