@@ -91,4 +91,20 @@ import Weft
         container.contribute(to: [any Plugin].self) { _ in NamedPlugin("a") }
         #expect(container.hasAnyRegistration(of: [any Plugin].self))
     }
+
+    @Test func strictVerifyLooksThroughACollectionToItsElements() throws {
+        let kept = Container()
+        kept.contribute(to: [any Plugin].self) { _ in NamedPlugin("a") }.inObjectScope(.container)
+        kept.register(Host.self) { r in Host(plugins: try r.require([any Plugin].self)) }.inObjectScope(.container)
+        #expect(kept.verificationReport(strict: true).isValid)
+
+        let short = Container()
+        short.contribute(to: [any Plugin].self) { _ in NamedPlugin("a") }.inObjectScope(.container)
+        short.contribute(to: [any Plugin].self) { _ in NamedPlugin("b") }.inObjectScope(.graph)
+        short.register(Host.self) { r in Host(plugins: try r.require([any Plugin].self)) }.inObjectScope(.container)
+        let problem = try #require(short.verificationReport(strict: true).problems.only)
+        #expect(problem.kind == .captiveDependency)
+        #expect(problem.message.hasPrefix("Host (.container) keeps one Array<Plugin>#2 (.graph)"))
+        #expect(short.verificationReport().isValid)
+    }
 }

@@ -211,6 +211,24 @@ public struct AsyncResolver: Sendable {
         return try cast(made, key: key)
     }
 
+    /// Resolves the registration of `Service` under `name` told apart by `option` with `arguments`: an element
+    /// of a collection resolved with runtime arguments, whose factory may be async or synchronous.
+    nonisolated(nonsending) func require<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        option: any ServiceKeyOption,
+        arguments: PackBox<repeat each Argument>
+    ) async throws -> Service {
+        let key = ServiceKey(
+            serviceType: Service.self, argumentsType: (any Resolver, repeat each Argument).self, name: name,
+            option: option)
+        let container = container
+        let made = try await make(key, arguments: arguments) {
+            try container.make(Service.self, name: name, option: option, arguments: repeat each arguments.values)
+        }
+        return try cast(made, key: key)
+    }
+
     /// What `key`'s registration made, as `Service`.
     private func cast<Service>(_ made: Made, key: ServiceKey) throws -> Service {
         try container.cast(made, key: key, context: context)

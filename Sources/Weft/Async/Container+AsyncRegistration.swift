@@ -75,6 +75,19 @@ extension Container {
         name: String? = nil,
         factory: @escaping @Sendable (AsyncResolver, First, repeat each Other) async throws -> Service
     ) -> ServiceEntry<Service> {
+        let entry = asyncEntry(serviceType, factory: factory)
+        add(
+            entry, as: serviceType,
+            key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
+        return entry
+    }
+
+    /// A new registration of the `async` `factory`, which takes runtime arguments, in the default object scope:
+    /// a synchronous resolve of it fails with ``ResolutionError/Reason/requiresAsync``.
+    func asyncEntry<Service, First, each Other>(
+        _ serviceType: Service.Type,
+        factory: @escaping @Sendable (AsyncResolver, First, repeat each Other) async throws -> Service
+    ) -> ServiceEntry<Service> {
         let box = FactoryBox<First, repeat each Other> { (_: any Resolver, _: First, _: repeat each Other) in
             throw asyncFactoryResolvedSynchronously()
         }
@@ -85,9 +98,6 @@ extension Container {
             objectScope: defaultObjectScope
         )
         entry.asyncFactory = asyncFactoryBox(factory)
-        add(
-            entry, as: serviceType,
-            key: ServiceKey(serviceType: serviceType, argumentsType: entry.argumentsType, name: name))
         return entry
     }
 

@@ -77,7 +77,7 @@ extension Container {
 
 /// Calls a `@MainActor` factory if the caller runs on the main actor; otherwise throws the
 /// ``ResolutionError/Reason/notOnMainActor`` error for the registration being made.
-private func runOnMainActor<Service>(
+func runOnMainActor<Service>(
     _ factory: @MainActor (any Resolver) throws -> sending Service,
     _ resolver: any Resolver
 ) throws -> Service {

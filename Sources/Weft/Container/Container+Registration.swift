@@ -36,6 +36,11 @@ protocol DecoratableFactory {
     /// This factory as an async one, with what it makes wrapped in `decorators`, some of them `async` (see
     /// `Container+AsyncDecorators.swift`).
     func asyncDecorated<Service>(by decorators: [Decorator<Service>]) -> AsyncFactory
+    /// A factory taking the same arguments that resolves `Type` under `name` and `option` with them: the factory
+    /// of a decorated forward (see `Container+ForwardDecoration.swift`).
+    func forwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> Any
+    /// ``forwarding(_:name:option:)`` from async code, for a forward to an `async` registration.
+    func asyncForwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> AsyncFactory
 }
 
 extension FactoryBox: DecoratableFactory {
@@ -163,7 +168,9 @@ extension Container {
     /// ```
     public func forward<Type, Service>(_ type: Type.Type, name: String? = nil, to service: ServiceEntry<Service>) {
         let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
-        if Type.self != Service.self, service.argumentsType == noArguments, hasDecorators(for: key) {
+        // A registration with runtime arguments is decorated by the decorators of its type and name.
+        let decorated = ServiceKey(serviceType: type, argumentsType: noArguments, name: name)
+        if Type.self != Service.self, hasDecorators(for: decorated) {
             addDecoratedForward(type, key: key, to: service)
             return
         }

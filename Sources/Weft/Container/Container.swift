@@ -151,6 +151,8 @@ public final class Container: @unchecked Sendable {
             if owned { entry.retire() }
             entry.discardInstanceAndDependents(includingOwn: owned)
         }
+        // Decorators stay: those of services an ancestor registers apply to them again.
+        redecorateInherited()
     }
 
     /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.
@@ -207,8 +209,10 @@ public final class Container: @unchecked Sendable {
             weft_registering_scopes_add(1)
         }
         let reference = referenceLocked()
-        // A new registration is decorated before anyone can see it (see `CompositionTable`).
-        if entry.owner == nil, let compositions { compositions.decorate(entry, key: key) }
+        // A new registration is decorated before anyone can see it (see `CompositionTable`); the descendants that
+        // decorate what this container registers are told after the lock is let go.
+        let composed = compositions != nil
+        if composed { compositions.unsafelyUnwrapped.noteAdded(entry, key: key) }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
@@ -222,6 +226,7 @@ public final class Container: @unchecked Sendable {
         guard replaced != nil || told != nil else {
             lock.unlock()
             weft_registry_changed()
+            if composed { tellDescendants() }
             return
         }
         // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
@@ -237,6 +242,7 @@ public final class Container: @unchecked Sendable {
             } ?? false
         lock.unlock()
         weft_registry_changed()
+        if composed { tellDescendants() }
         if unused, let replaced { keepRetired([replaced]) }
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.

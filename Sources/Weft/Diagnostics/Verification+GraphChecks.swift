@@ -161,8 +161,12 @@ extension Verification.Analysis {
                     case .transient, .graph:
                         previous[target] = current
                         queue.append(target)
-                        if verification.strict, current == holder {
-                            problems.append(captive([holder, target], strict: true))
+                        // A collection is made anew for each use and keeps nothing: its elements are what the
+                        // holder keeps directly.
+                        if verification.strict, !nodes[target].entry.isCollection,
+                            current == holder || (nodes[current].entry.isCollection && previous[current] == holder)
+                        {
+                            problems.append(captive(path(to: target, from: holder, previous: previous), strict: true))
                         }
                     }
                 }

@@ -12,6 +12,18 @@ final class CompositionTable {
     private var decorators: [ServiceKey: [AnyObject]] = [:]
     /// The contributions made in this container to each collection, by the collection's key.
     private var books: [ServiceKey: CollectionBook] = [:]
+    /// For a container with a parent: how it decorates an ancestor's registration under a key its decorators of
+    /// each key apply to (see `InheritedDecoration.swift`).
+    private var inheritedDecorations: [ServiceKey: (Container, ServiceKey) -> Void] = [:]
+    /// The keys under which this container holds a decorated copy (or forward) of an ancestor's registration, with
+    /// that registration's ``_ServiceEntryBase/serial``.
+    private var inheritedSources: [ServiceKey: UInt64] = [:]
+    /// Whether this container's ancestors tell it what they register.
+    private var watchesAncestors = false
+    /// The descendants with decorators, told what this container registers.
+    private var decoratingDescendants: [ContainerReference] = []
+    /// What they are still to be told.
+    private var notices: [DescendantsNotice] = []
 
     // MARK: Decorators
 
@@ -19,6 +31,11 @@ final class CompositionTable {
     func addDecorator(_ decorator: AnyObject, for key: ServiceKey) -> [AnyObject] {
         decorators[key, default: []].append(decorator)
         return decorators[key] ?? []
+    }
+
+    /// The decorators of `key`, in declaration order.
+    func decorators(for key: ServiceKey) -> [AnyObject] {
+        decorators[key] ?? []
     }
 
     /// Whether `key` has decorators here.
@@ -40,6 +57,67 @@ final class CompositionTable {
             ? key : ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
         guard let found = decorators[decorated] else { return }
         entry.wrapFactory(in: found.compactMap { $0 as? Decorator<Service> })
+    }
+
+    // MARK: Decorating ancestors' registrations
+
+    /// Notes that this container, which `reference` refers to, decorates `serviceType` under the decorators of
+    /// `key`, ancestors' registrations included; returns `reference` when its ancestors are not told yet to tell it
+    /// what they register.
+    func decoratesInherited<Service>(
+        _ serviceType: Service.Type,
+        for key: ServiceKey,
+        reference: ContainerReference
+    ) -> ContainerReference? {
+        if inheritedDecorations[key] == nil {
+            inheritedDecorations[key] = { container, key in container.decorateInherited(serviceType, key: key) }
+        }
+        defer { watchesAncestors = true }
+        return watchesAncestors ? nil : reference
+    }
+
+    /// How this container decorates an ancestor's registration under a key of the decorators of `key`.
+    func inheritedDecoration(for key: ServiceKey) -> ((Container, ServiceKey) -> Void)? {
+        inheritedDecorations[key]
+    }
+
+    /// The serial of the ancestor's registration this container holds a decorated copy of under `key`, if any.
+    func inheritedSource(of key: ServiceKey) -> UInt64? {
+        inheritedSources.isEmpty ? nil : inheritedSources[key]
+    }
+
+    func setInheritedSource(_ serial: UInt64, for key: ServiceKey) {
+        inheritedSources[key] = serial
+    }
+
+    /// Forgets the decorated copies of ancestors' registrations (the container removed its registrations);
+    /// returns how it decorates them, by decorator key, to make them anew.
+    func forgetInherited() -> [ServiceKey: (Container, ServiceKey) -> Void] {
+        inheritedSources = [:]
+        return inheritedDecorations
+    }
+
+    /// Adds `descendant` to those told what this container registers, forgetting those that are gone.
+    func addDecoratingDescendant(_ descendant: ContainerReference) {
+        decoratingDescendants.removeAll { $0.container == nil }
+        decoratingDescendants.append(descendant)
+    }
+
+    /// Decorates `entry`, a registration about to be published under `key` (see ``decorate(_:key:)``), and notes
+    /// that it is: one the container itself adds there is no longer a decorated copy of an ancestor's, and the
+    /// descendants that decorate are to be told (see ``takeNotices()``).
+    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
+        if entry.owner == nil { decorate(entry, key: key) }
+        if !inheritedSources.isEmpty { inheritedSources[key] = nil }
+        guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
+        notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
+    }
+
+    /// What the descendants that decorate are still to be told, in the order it was registered, for the container
+    /// to tell them once it has let go of its lock.
+    func takeNotices() -> [DescendantsNotice] {
+        defer { notices = [] }
+        return notices
     }
 
     // MARK: Collections

@@ -98,8 +98,8 @@ extension Container {
     /// arguments the separate list `require([any Plugin].self)`. Each element keeps its own scope (a
     /// `.container` element is made once, with the arguments of the first resolve, as any registration with
     /// arguments); order, names, children and `id` follow the rules of ``contribute(to:name:id:factory:)``.
-    /// Element factories with arguments are synchronous (maps take arguments too, see
-    /// ``contribute(to:key:name:factory:)`` with arguments); the list resolves from
+    /// An element's factory with arguments may also be `async` (the overload taking an ``AsyncResolver``), and
+    /// maps take arguments too (see ``contribute(to:key:name:factory:)`` with arguments); the list resolves from
     /// async code with `container.async.require([any Plugin].self, arguments: config)`. `verify()` does not
     /// build registrations with runtime arguments, elements included.
     ///
@@ -116,21 +116,9 @@ extension Container {
         id: String? = nil,
         factory: @escaping (any Resolver, First, repeat each Other) throws -> Element
     ) -> ServiceEntry<Element> {
-        let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
-            let make = FactoryBox<First, repeat each Other> {
-                (resolver: any Resolver, first: First, other: repeat each Other) in
-                try book.makeList(resolver, as: Element.self, arguments: first, repeat each other)
-            }
-            return ServiceEntry(
-                serviceType: collectionType, argumentsType: argumentsType, factory: make, objectScope: .transient)
-        }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        let element = entry(Element.self, factory: factory)
-        add(
-            element, as: Element.self,
-            key: ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option))
-        return element
+        addListElement(
+            entry(Element.self, factory: factory), to: collectionType, name: name, id: id,
+            taking: PackBox<First, repeat each Other>.self)
     }
 
     /// Adds the element `key`, whose factory takes runtime arguments, to the map `collectionType`: resolving the
@@ -161,20 +149,80 @@ extension Container {
         name: String? = nil,
         factory: @escaping (any Resolver, First, repeat each Other) throws -> Value
     ) -> ServiceEntry<Value> {
-        let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
-            let make = FactoryBox<First, repeat each Other> {
-                (resolver: any Resolver, first: First, other: repeat each Other) in
-                try book.makeMap(resolver, as: collectionType, arguments: first, repeat each other)
-            }
-            return ServiceEntry(
-                serviceType: collectionType, argumentsType: argumentsType, factory: make, objectScope: .transient)
-        }
+        addMapElement(
+            entry(Value.self, factory: factory), to: collectionType, key: key, name: name,
+            taking: PackBox<First, repeat each Other>.self)
+    }
+}
+
+/// Collection elements made on the main actor, as `register` makes a service with a `@MainActor` factory (see
+/// `Container+MainActor.swift`): resolved from main-actor code, or from async code, which runs the factory on the
+/// main actor; elsewhere the element fails with ``ResolutionError/Reason/notOnMainActor``.
+extension Container {
+    /// Adds an element made on the main actor to the list `collectionType`; chosen when the closure is
+    /// `@MainActor`.
+    ///
+    /// ```swift
+    /// container.contribute(to: [any Panel].self) { @MainActor r in SettingsPanel(store: try r.require()) }
+    /// ```
+    ///
+    /// The rules are those of ``contribute(to:name:id:factory:)``; the element is made as a `@MainActor`
+    /// registration's instance is.
+    ///
+    /// - Parameters:
+    ///   - collectionType: The list, e.g. `[any Panel].self`.
+    ///   - name: Tells apart lists of the same type.
+    ///   - id: Names the element, so that a later contribution with the same `id` replaces it.
+    ///   - factory: Makes the element on the main actor; it may throw.
+    /// - Returns: The element's registration, to set its scope and callbacks.
+    @discardableResult
+    public func contribute<Element>(
+        to collectionType: [Element].Type,
+        name: String? = nil,
+        id: String? = nil,
+        factory: @escaping @MainActor (any Resolver) throws -> sending Element
+    ) -> ServiceEntry<Element> {
+        let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
+        let option = book.add(collection: collectionType, place: id.map { .id($0) })
+        return addContribution(mainActorElement(factory), name: name, option: option)
+    }
+
+    /// Adds the element `key`, made on the main actor, to the map `collectionType`; chosen when the closure is
+    /// `@MainActor`.
+    ///
+    /// ```swift
+    /// container.contribute(to: [String: any Panel].self, key: "settings") { @MainActor r in SettingsPanel() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - collectionType: The map, e.g. `[String: any Panel].self`.
+    ///   - key: The element's key in the map.
+    ///   - name: Tells apart maps of the same type.
+    ///   - factory: Makes the element on the main actor; it may throw.
+    /// - Returns: The element's registration, to set its scope and callbacks.
+    @discardableResult
+    public func contribute<Key: Hashable & Sendable, Value>(
+        to collectionType: [Key: Value].Type,
+        key: Key,
+        name: String? = nil,
+        factory: @escaping @MainActor (any Resolver) throws -> sending Value
+    ) -> ServiceEntry<Value> {
+        let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
         let option = book.add(collection: collectionType, place: .key(key))
-        let element = entry(Value.self, factory: factory)
-        add(
-            element, as: Value.self,
-            key: ServiceKey(serviceType: Value.self, argumentsType: argumentsType, name: name, option: option))
-        return element
+        return addContribution(mainActorElement(factory), name: name, option: option)
+    }
+
+    /// An element's registration whose factory runs on the main actor.
+    private func mainActorElement<Element>(
+        _ factory: @escaping @MainActor (any Resolver) throws -> sending Element
+    ) -> ServiceEntry<Element> {
+        let entry = ServiceEntry(
+            serviceType: Element.self,
+            plainFactory: { (resolver: any Resolver) throws -> Element in try runOnMainActor(factory, resolver) },
+            objectScope: defaultObjectScope
+        )
+        // Set before the element is published: an async resolve then runs it on the main actor.
+        entry.runsOnMainActor = true
+        return entry
     }
 }

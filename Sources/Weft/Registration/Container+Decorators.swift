@@ -24,15 +24,16 @@ extension Container {
     /// - **It belongs to the container, by type and name.** A decorator applies to the registration of
     ///   `serviceType` under `name` in this container whether it is made before the decorator or after it, and
     ///   keeps applying when the registration is replaced (and after ``removeAll()``, which removes registrations,
-    ///   not decorators). Declared after the registration, it publishes a
-    ///   decorated copy of it (same factory, scope and callbacks): configure a registration (its scope, its
-    ///   callbacks) before decorating it, since the `ServiceEntry` that `register` returned is then no longer the
-    ///   one resolved.
+    ///   not decorators). Declared after the registration, it publishes a decorated copy of it (same factory,
+    ///   scope and callbacks) that follows the `ServiceEntry` `register` returned: a scope or an `initCompleted`
+    ///   callback set on it after the decorator applies as one set before. A type the registration is forwarded
+    ///   as (`implements`), before or after the decorator, resolves it undecorated (the decorator's result need not
+    ///   be of that type), with instances of its own.
     /// - **In a child container**, decorating a service that only a parent registers gives the child a
     ///   decorated copy of the parent's registration, with its own instances (a parent's `.container` singleton
     ///   and the child's decorated one are different instances); the parent's resolves are not decorated. The
-    ///   parent's own decorators come first. A parent's registration made after the child's decorator is not
-    ///   decorated for the child.
+    ///   parent's own decorators come first. As within one container, the child's decorator applies to the
+    ///   parent's registration whenever it is made: before the decorator, after it, or replaced after it.
     /// - **Forwarded types.** Decorating `Animal`, which resolves through `register(Cat.self).implements(Animal.self)`
     ///   (or `forward`), decorates resolves of `Animal` only: resolving `Cat` gives the undecorated instance.
     ///   The two still share `Cat`'s instance, and the decorated `Animal` lives in `Cat`'s scope (and follows it
@@ -41,7 +42,9 @@ extension Container {
     ///   is decorated too (`register(Service.self) { r, id: String in ... }`, resolved with
     ///   `require(Service.self, argument: id)`): the decorator receives the instance the factory made from the
     ///   arguments. A decorator that needs the arguments themselves is not offered: register a factory that
-    ///   takes them instead. A forwarded type whose registration takes runtime arguments is not decorated.
+    ///   takes them instead. A forwarded type whose registration takes runtime arguments is decorated the same way
+    ///   (`decorate(Animal.self)` wraps `require(Animal.self, argument: name)` through
+    ///   `register(Cat.self) { r, name: String in ... }.implements(Animal.self)`).
     ///   An `async` registration is decorated after its async factory returns, the decorator resolving its
     ///   dependencies synchronously.
     /// - **Async decorators.** A decorator that awaits is declared with the overload taking an
@@ -63,63 +66,54 @@ extension Container {
     /// Adds `added`, a decorator of `serviceType` under `name`, after the container's others of that service.
     func add<Service>(_ added: Decorator<Service>, of serviceType: Service.Type, name: String?) {
         let key = ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name)
-        let all = lock.withLock {
+        let watcher = lock.withLock {
             let table = compositions ?? CompositionTable()
             compositions = table
-            return table.addDecorator(added, for: key)
+            _ = table.addDecorator(added, for: key)
+            return parent == nil ? nil : table.decoratesInherited(serviceType, for: key, reference: referenceLocked())
         }
+        // An ancestor's registration made from now on is decorated here too (see `InheritedDecoration.swift`).
+        if let watcher { watchAncestors(watcher) }
         // The registrations made from now on are decorated as they are added; one made before is replaced by a
         // decorated copy, outside the lock (adding it takes the lock and tells the behaviors).
-        decorateWithArguments(serviceType, name: name, added: added, all: all)
-        if let own = ownEntry(for: key) {
-            if own.serviceType != serviceType || own.isDecoratedForward {
-                // A forwarded type: resolved through a decorated forward (see `Container+ForwardDecoration.swift`).
-                let target = own.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : own
-                if let target { addDecoratedForward(serviceType, key: key, to: target) }
-                return
-            }
-            guard let entry = own as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
-                return
-            }
-            add(copy, as: serviceType, key: key)
-        } else if let inherited = parent?.entry(for: key), inherited.serviceType != serviceType,
-            !inherited.isScopeCopy
-        {
-            addDecoratedForward(serviceType, key: key, to: inherited)
-        } else if let inherited = parent?.entry(for: key) as? ServiceEntry<Service>, !inherited.isScopeCopy {
-            let decorators = all.compactMap { $0 as? Decorator<Service> }
-            guard let copy = inherited.decoratedCopy(with: decorators) else { return }
-            add(copy, as: serviceType, key: key)
+        decorateWithArguments(serviceType, name: name, added: added)
+        guard let own = ownEntry(for: key), !inherits(key) else {
+            decorateInherited(serviceType, key: key)
+            return
         }
+        if own.serviceType != serviceType || own.isDecoratedForward {
+            // A forwarded type: resolved through a decorated forward (see `Container+ForwardDecoration.swift`).
+            let target = own.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : own
+            if let target { addDecoratedForward(serviceType, key: key, to: target) }
+            return
+        }
+        guard let entry = own as? ServiceEntry<Service> else { return }
+        publishDecoratedCopy(of: entry, with: [added], key: key)
     }
 
     /// Replaces the registrations of `serviceType` under `name` that take runtime arguments, made before the
     /// decorator `added`, with decorated copies: this container's own (wrapped in `added`, their earlier
-    /// decorators already wrap them) and those of its parents it does not shadow (wrapped in `all`, this
+    /// decorators already wrap them) and those of its ancestors it does not shadow (wrapped in all this
     /// container's decorators of the service).
-    private func decorateWithArguments<Service>(
-        _ serviceType: Service.Type,
-        name: String?,
-        added: Decorator<Service>,
-        all: [AnyObject]
-    ) {
+    private func decorateWithArguments<Service>(_ serviceType: Service.Type, name: String?, added: Decorator<Service>) {
         let matches: (ServiceKey) -> Bool = { key in
             key.serviceType == serviceType && key.name == name && key.argumentsType != noArguments && !key.hasOption
         }
         let own = ownRegistrations(where: matches)
         for (key, entry) in own {
-            guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: [added]) else {
-                continue
+            if inherits(key) {
+                decorateInherited(serviceType, key: key)
+            } else if entry.serviceType != serviceType || entry.isDecoratedForward {
+                // A forwarded type: resolved through a decorated forward, made anew with every decorator.
+                let target = entry.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : entry
+                if let target { addDecoratedForward(serviceType, key: key, to: target) }
+            } else if let entry = entry as? ServiceEntry<Service> {
+                publishDecoratedCopy(of: entry, with: [added], key: key)
             }
-            add(copy, as: serviceType, key: key)
         }
         guard let parent else { return }
-        let decorators = all.compactMap { $0 as? Decorator<Service> }
-        for (key, entry) in parent.allRegistrations() where matches(key) && !own.contains(where: { $0.key == key }) {
-            guard let entry = entry as? ServiceEntry<Service>, !entry.isScopeCopy,
-                let copy = entry.decoratedCopy(with: decorators)
-            else { continue }
-            add(copy, as: serviceType, key: key)
+        for (key, _) in parent.allRegistrations() where matches(key) && !own.contains(where: { $0.key == key }) {
+            decorateInherited(serviceType, key: key)
         }
     }
 

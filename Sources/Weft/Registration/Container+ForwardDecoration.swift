@@ -21,13 +21,36 @@ extension Container {
 
     /// Makes `type` (under `key`) resolve through `target`, the registration of another type, wrapped in this
     /// container's decorators of `key`: `target` is added under the forwarded key, and a decorated forward
-    /// under `key` (decorated as it is added).
+    /// under `key` (decorated as it is added). A forward to a registration with runtime arguments takes them and
+    /// passes them on; it is decorated by the decorators of its type and name, as that registration would be.
     func addDecoratedForward<Type>(_ type: Type.Type, key: ServiceKey, to target: _ServiceEntryBase) {
-        guard let target = target as? any ForwardTarget, key.argumentsType == noArguments else { return }
-        let hidden = forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType)
-        target.add(to: self, under: hidden)
+        guard let target = target as? any ForwardTarget,
+            let forward = forwardEntry(type, key: key, to: target as _ServiceEntryBase)
+        else { return }
+        target.add(to: self, under: forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType))
+        forward.isDecoratedForward = true
+        forward.inObjectScope(target.followedBy(forward, key: key))
+        add(forward, as: type, key: key)
+    }
+
+    /// The registration of the decorated forward of `key` to `target`, not yet decorated: its factory resolves
+    /// `target` under the forwarded key, with the runtime arguments it receives; nil when `target`'s factory
+    /// cannot be forwarded to (one registered by an extension, with its arguments as one value).
+    private func forwardEntry<Type>(_ type: Type.Type, key: ServiceKey, to target: _ServiceEntryBase)
+        -> ServiceEntry<Type>?
+    {
         let name = key.name
-        let option = hidden.option
+        let option: any ServiceKeyOption = ForwardedOption(target: target.serviceType)
+        guard key.argumentsType == noArguments else {
+            guard let box = target.factory as? any DecoratableFactory else { return nil }
+            let forward = ServiceEntry(
+                serviceType: type, argumentsType: key.argumentsType,
+                factory: box.forwarding(type, name: name, option: option), objectScope: .transient)
+            if target.asyncFactory != nil {
+                forward.asyncFactory = box.asyncForwarding(type, name: name, option: option)
+            }
+            return forward
+        }
         let forward = ServiceEntry(
             serviceType: type,
             plainFactory: { resolver in
@@ -37,14 +60,30 @@ extension Container {
                 return try container.make(Type.self, name: name, option: option)
             },
             objectScope: .transient)
-        if (target as _ServiceEntryBase).asyncFactory != nil, let option {
+        if target.asyncFactory != nil {
             forward.asyncFactory = TypedAsyncFactory { resolver in
                 try await resolver.require(Type.self, name: name, option: option)
             }
         }
-        forward.isDecoratedForward = true
-        forward.inObjectScope(target.followedBy(forward, key: key))
-        add(forward, as: type, key: key)
+        return forward
+    }
+}
+
+extension FactoryBox {
+    func forwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> Any {
+        FactoryBox { (resolver: any Resolver, argument: repeat each Argument) in
+            guard let container = resolver as? Container else {
+                throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: type)
+            }
+            return try container.make(Type.self, name: name, option: option, arguments: repeat each argument)
+        }
+    }
+
+    func asyncForwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> AsyncFactory {
+        AsyncFactory { resolver, arguments in
+            guard let arguments = arguments as? PackBox<repeat each Argument> else { return nil }
+            return Made(value: try await resolver.require(Type.self, name: name, option: option, arguments: arguments))
+        }
     }
 }
 

@@ -54,14 +54,18 @@ extension ServiceEntry {
     /// - Returns: `self`, to chain further configuration.
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
-        let dropped = lock.withLock {
+        let (dropped, followers) = lock.withLock {
             initCompletedActions = (initCompletedActions ?? []) + [completed]
             hasCallbacks = true
             configurationChanges &+= 1
-            return takeSparesLocked()
+            return (takeSparesLocked(), scopeFollowers)
         }
         weft_registry_changed()
         withExtendedLifetime(dropped) {}
+        // A decorated copy resolves in this registration's place (see `DecoratedCopies.swift`).
+        for case let follower as any CallbackFollowing in (followers ?? [:]).values {
+            follower.followInitCompleted(completed)
+        }
         return self
     }
 

@@ -1,0 +1,107 @@
+/// A child's decorators of a service its ancestors register: the child holds a decorated copy of the ancestor's
+/// registration (or a decorated forward, for a forwarded type), with instances of its own, so that the ancestor's
+/// resolves stay undecorated.
+///
+/// Within one container a decorator applies to a registration made before it or after it; so it does for an
+/// ancestor's. An ancestor keeps (weakly) the descendants that decorate and tells them, after it lets go of its
+/// lock, each key it registers under; a descendant that decorates that key and does not register it itself makes
+/// its copy anew from the registration it now inherits. Nothing of this runs on a resolve, and a container without
+/// decorating descendants pays one check of its composition table per registration.
+extension Container {
+    /// Makes this container's decorators of `serviceType` apply to the registration under `key` it inherits from
+    /// its ancestors: a decorated copy of it (or a decorated forward to it) is published here, and remembered as
+    /// inherited, so that a later registration of an ancestor under `key` replaces it.
+    func decorateInherited<Service>(_ serviceType: Service.Type, key: ServiceKey) {
+        guard let parent else { return }
+        let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
+        let decorators = lock.withLock { compositions?.decorators(for: decoratorKey) ?? [] }
+            .compactMap { $0 as? Decorator<Service> }
+        guard !decorators.isEmpty else { return }
+        // Again when an ancestor registered under `key` meanwhile: its notice may have come while this container's
+        // copy was not yet remembered as inherited.
+        var inherited = parent.entry(for: key)
+        while let source = inherited, !source.isScopeCopy {
+            if source.serviceType != serviceType {
+                addDecoratedForward(serviceType, key: key, to: source)
+            } else if let source = source as? ServiceEntry<Service> {
+                publishDecoratedCopy(of: source, with: decorators, key: key)
+            } else {
+                return
+            }
+            lock.withLock { compositions?.setInheritedSource(source.serial, for: key) }
+            inherited = parent.entry(for: key)
+            if inherited === source { return }
+        }
+    }
+
+    /// After ``removeAll()``: this container's decorators, which it keeps, apply again to the registrations it
+    /// inherits, as to one it registers anew.
+    func redecorateInherited() {
+        guard let parent else { return }
+        let decorations = lock.withLock { compositions?.forgetInherited() ?? [:] }
+        guard !decorations.isEmpty else { return }
+        for key in parent.allRegistrations().keys where !key.hasOption {
+            let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
+            decorations[decoratorKey]?(self, key)
+        }
+    }
+
+    /// Whether this container holds, under `key`, a decorated copy of an ancestor's registration.
+    func inherits(_ key: ServiceKey) -> Bool {
+        lock.withLock { compositions?.inheritedSource(of: key) != nil }
+    }
+
+    /// Asks the ancestors to tell this container, which `reference` refers to, what they register.
+    func watchAncestors(_ reference: ContainerReference) {
+        var ancestor = parent
+        while let current = ancestor {
+            current.lock.withLock {
+                let table = current.compositions ?? CompositionTable()
+                current.compositions = table
+                table.addDecoratingDescendant(reference)
+            }
+            ancestor = current.parent
+        }
+    }
+
+    /// Tells the descendants that decorate what this container has registered (see
+    /// ``CompositionTable/noteAdded(_:key:)``); called after it lets go of its lock.
+    func tellDescendants() {
+        let notices = lock.withLock { compositions?.takeNotices() ?? [] }
+        for notice in notices { notice.tell() }
+    }
+
+    /// An ancestor registered under `key`: when this container decorates that key and does not register it itself,
+    /// its decorated copy is made anew from the registration it now inherits.
+    fileprivate func ancestorAdded(_ key: ServiceKey) {
+        let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
+        let (decorate, source) = lock.withLock {
+            (compositions?.inheritedDecoration(for: decoratorKey), compositions?.inheritedSource(of: key))
+        }
+        guard let decorate else { return }
+        if let source {
+            // Unchanged for this container when a nearer ancestor's registration still shadows the new one.
+            if parent?.entry(for: key)?.serial == source { return }
+        } else if ownEntry(for: key) != nil {
+            return
+        }
+        decorate(self, key)
+    }
+}
+
+/// What a container tells its decorating descendants once it has registered under `key` (see
+/// ``CompositionTable/noteAdded(_:)``), after it lets go of its lock.
+final class DescendantsNotice {
+    let descendants: [ContainerReference]
+    let key: ServiceKey
+
+    init(descendants: [ContainerReference], key: ServiceKey) {
+        (self.descendants, self.key) = (descendants, key)
+    }
+
+    func tell() {
+        for descendant in descendants {
+            descendant.withContainer { $0.ancestorAdded(key) }
+        }
+    }
+}

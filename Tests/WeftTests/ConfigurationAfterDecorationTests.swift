@@ -1,0 +1,142 @@
+import Testing
+import Weft
+
+/// Configuring a registration after a decorator of it was declared: its scope, callbacks and forwarded types
+/// apply to what resolves, as they do when configured before the decorator.
+@Suite struct ConfigurationAfterDecorationTests {
+    protocol Repository: AnyObject, Sendable { var trail: [String] { get } }
+    protocol Store: AnyObject, Sendable {}
+
+    final class SQLRepository: Repository, Store {
+        var trail: [String] { ["sql"] }
+    }
+
+    final class Wrapper: Repository {
+        let inner: any Repository
+        let tag: String
+        init(_ inner: any Repository, tag: String) { (self.inner, self.tag) = (inner, tag) }
+        var trail: [String] { inner.trail + [tag] }
+    }
+
+    final class Greeter: Sendable {
+        let name: String
+        let loud: Bool
+        init(_ name: String, loud: Bool = false) { (self.name, self.loud) = (name, loud) }
+    }
+
+    @Test func scopeSetAfterDecoratingApplies() throws {
+        let container = Container()
+        let made = Counter()
+        let entry = container.register(Repository.self) { _ in
+            made.increment()
+            return SQLRepository()
+        }
+        container.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
+        entry.inObjectScope(.container)
+
+        let first = try container.require(Repository.self)
+        #expect(first === (try container.require(Repository.self)))
+        #expect(first.trail == ["sql", "logged"])
+        #expect(made.value == 1)
+        #expect(container.description.contains("ObjectScope: container"))
+    }
+
+    @Test func callbackAddedAfterDecoratingRunsOnTheDecoratedInstance() throws {
+        let container = Container()
+        let entry = container.register(Repository.self) { _ in SQLRepository() }
+        container.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
+        let seen = Collected<[String]>()
+        entry.initCompleted { _, repository in seen.append(repository.trail) }
+
+        _ = try container.require(Repository.self)
+        #expect(seen.values == [["sql", "logged"]])
+    }
+
+    @Test func chainedConfigurationAfterSeveralDecoratorsApplies() throws {
+        let container = Container()
+        let entry = container.register(Repository.self) { _ in SQLRepository() }
+        container.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "first") }
+        container.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "second") }
+        let seen = Collected<[String]>()
+        entry.inObjectScope(.transient).initCompleted { _, repository in seen.append(repository.trail) }
+            .inObjectScope(.container)
+
+        let first = try container.require(Repository.self)
+        #expect(first === (try container.require(Repository.self)))
+        #expect(seen.values == [["sql", "first", "second"]])
+    }
+
+    @Test func typeForwardedAfterDecoratingResolvesAsOneForwardedBefore() throws {
+        // A forwarded type resolves the registration as registered: the decorator of `Repository` returns a
+        // `Repository`, which need not be a `Store`.
+        let before = Container()
+        before.register(Repository.self) { _ in SQLRepository() }.implements((any Store).self)
+        before.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
+        let after = Container()
+        let entry = after.register(Repository.self) { _ in SQLRepository() }
+        after.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
+        entry.implements((any Store).self)
+
+        for container in [before, after] {
+            #expect(try container.require((any Store).self) is SQLRepository)
+            #expect(try container.require(Repository.self).trail == ["sql", "logged"])
+        }
+    }
+
+    @Test func scopeSetOnAParentsRegistrationAfterAChildDecoratedItAppliesToTheChildsCopy() throws {
+        let parent = Container()
+        let entry = parent.register(Repository.self) { _ in SQLRepository() }
+        let child = Container(parent: parent)
+        child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+        let seen = Collected<[String]>()
+        entry.inObjectScope(.container).initCompleted { _, repository in seen.append(repository.trail) }
+
+        let decorated = try child.require(Repository.self)
+        #expect(decorated === (try child.require(Repository.self)))
+        #expect(decorated.trail == ["sql", "child"])
+        let own = try parent.require(Repository.self)
+        #expect(own === (try parent.require(Repository.self)))
+        #expect(own.trail == ["sql"])
+        #expect(seen.values == [["sql", "child"], ["sql"]])
+    }
+
+    @Test func scopeSetAfterDecoratingARegistrationWithArgumentsApplies() throws {
+        let container = Container()
+        let entry = container.register(Greeter.self) { (_, name: String) in Greeter(name) }
+        container.decorate(Greeter.self) { _, inner in Greeter(inner.name, loud: true) }
+        entry.inObjectScope(.container)
+
+        let first = try container.require(Greeter.self, argument: "Ana")
+        #expect(first === (try container.require(Greeter.self, argument: "Bob")))
+        #expect(first.loud)
+    }
+
+    @Test func scopeSetAfterAnAsyncDecoratorApplies() async throws {
+        let container = Container()
+        let made = Counter()
+        let entry = container.register(Repository.self) { _ in
+            made.increment()
+            return SQLRepository()
+        }
+        container.decorate(Repository.self) { (_: AsyncResolver, inner: any Repository) in
+            await Task.yield()
+            return Wrapper(inner, tag: "async")
+        }
+        entry.inObjectScope(.container)
+
+        let first = try await container.async.require(Repository.self)
+        #expect(first === (try await container.async.require(Repository.self)))
+        #expect(made.value == 1)
+    }
+
+    @Test func instanceKeptBeforeTheScopeChangesIsDropped() throws {
+        let container = Container()
+        let entry = container.register(Repository.self) { _ in SQLRepository() }.inObjectScope(.container)
+        container.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
+        let kept = try container.require(Repository.self)
+        entry.inObjectScope(.transient)
+
+        #expect(kept !== (try container.require(Repository.self)))
+        #expect(try container.require(Repository.self) !== (try container.require(Repository.self)))
+    }
+}
