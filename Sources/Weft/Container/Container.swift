@@ -57,29 +57,18 @@ public final class Container: @unchecked Sendable {
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
     @usableFromInline let noArgumentsType: Any.Type = noArguments
 
-    /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
-    /// code runs.
+    /// Guards `services`, `registrationRecord`, `lifetime` and `restoredGraph`; never held while user code runs.
     let lock = InlineLock()
     /// The registrations; inside the container rather than an object of its own, so that a scope (a container
     /// that seldom registers anything) costs one allocation less.
     @exclusivity(unchecked) private var services = Registry()
-    // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
-    // access: unchecked, so that registering does not pay for a dynamic exclusivity check.
-    /// Registrations replaced or removed, kept until no resolve that could have found them still runs (see
-    /// `Container+Retirement.swift`): resolves in flight refer to registrations without retaining them
-    /// (retaining costs an atomic operation on memory that every thread resolving the service shares). Their
-    /// instances are discarded at once.
-    @exclusivity(unchecked) var retired = RetiredRegistrations()
-    @exclusivity(unchecked) private var behaviors: [any Behavior] = []
-    /// The weak reference to this container that its registrations share; made by the first one.
-    @exclusivity(unchecked) private var sharedReference: ContainerReference?
     private var restoredGraph: GraphIdentifier?
     /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; empty arrays
     /// until first needed, which cost no allocation. Guarded by `lock`.
     @exclusivity(unchecked) var lifetime = LifetimeRecord()
-    /// Decorators and collections declared in this container (see `Container+Decorators.swift` and
-    /// `Container+Collections.swift`); nil until the first, so that other containers pay one word. Guarded by `lock`.
-    @exclusivity(unchecked) var compositions: CompositionTable?
+    /// What the container keeps for registering (see ``RegistrationRecord``); nil until first needed, so that a
+    /// scope that registers nothing initialises and releases one field for all of it. Guarded by `lock`.
+    @exclusivity(unchecked) var registrationRecord: RegistrationRecord?
 
     init(
         parent: Container? = nil,
@@ -127,14 +116,14 @@ public final class Container: @unchecked Sendable {
 
     /// Adds a behavior, told about each registration made after this call.
     public func addBehavior(_ behavior: any Behavior) {
-        lock.withLock { behaviors.append(behavior) }
+        lock.withLock { registrationRecordLocked().behaviors.append(behavior) }
     }
 
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
     public func removeAll() {
         let (removed, reference) = lock.withLock {
             compositions?.removeCollections()
-            return (services.removeAll(), sharedReference)
+            return (services.removeAll(), registrationRecord?.sharedReference)
         }
         weft_registry_changed()
         // Each once: a registration stored under several keys is listed once per key. One forwarded here from
@@ -212,7 +201,8 @@ public final class Container: @unchecked Sendable {
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
-        let told = behaviors.isEmpty ? nil : (behaviors, key.name)
+        let record = registrationRecordLocked()
+        let told = record.behaviors.isEmpty ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
         if replaced === entry {
             replaced = nil
@@ -251,9 +241,10 @@ public final class Container: @unchecked Sendable {
     /// The weak reference to this container that its registrations share, made on first use; the caller holds
     /// `lock`.
     func referenceLocked() -> ContainerReference {
-        if let sharedReference { return sharedReference }
+        let record = registrationRecordLocked()
+        if let sharedReference = record.sharedReference { return sharedReference }
         let made = ContainerReference(self)
-        sharedReference = made
+        record.sharedReference = made
         return made
     }
 
@@ -352,7 +343,7 @@ public final class Container: @unchecked Sendable {
 
     deinit {
         // First: from here on no registration hands this container an instance to tear down.
-        sharedReference?.containerIsGone()
+        registrationRecord?.sharedReference?.containerIsGone()
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if countedAsRegisteringScope { weft_registering_scopes_add(-1) }
         if !lifetime.owned.isEmpty, !lifetime.ended {
@@ -364,8 +355,8 @@ public final class Container: @unchecked Sendable {
         if chainDepth >= Self.longChain { Self.releaseChain(from: parentLink.container.take()) }
         // A spare copy holds its registration, which holds the spare: the pair would outlive the container. Checked
         // first: iterating even an empty list retains it (a scope never has any).
-        guard !lifetime.spareOwners.isEmpty else { return }
-        for owner in lifetime.spareOwners { owner.dropSpares() }
+        guard let registrationRecord, !registrationRecord.spareOwners.isEmpty else { return }
+        for owner in registrationRecord.spareOwners { owner.dropSpares() }
     }
 }
 

@@ -114,7 +114,7 @@ extension Container {
 
     /// Keeps `entry`, which keeps spare copies now, to release them when this container is released.
     func listSpareOwner(_ entry: _ServiceEntryBase) {
-        lock.withLock { lifetime.spareOwners.append(entry) }
+        lock.withLock { registrationRecordLocked().spareOwners.append(entry) }
     }
 
     /// Keeps `owned` to tear down when this container ends.

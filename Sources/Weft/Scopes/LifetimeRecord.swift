@@ -7,9 +7,6 @@ struct LifetimeRecord {
     /// Whether a copy was handed to the registry lookup, whose answers threads cache: then ending the scope
     /// must make them look again (see ``Container/beginEnd()``).
     var copiesCached = false
-    /// Registrations that keep spare copies for the scopes made from this container, which releases the spares
-    /// when it is released (see `Registration/ServiceEntry+Spares.swift`).
-    var spareOwners: [_ServiceEntryBase] = []
 }
 
 /// What names an instance to tear down in errors and logs: its registered type, described only when a message
