@@ -63,7 +63,7 @@ public final class Container: @unchecked Sendable {
     /// that seldom registers anything) costs one allocation less.
     @exclusivity(unchecked) private var services = Registry()
     private var restoredGraph: GraphIdentifier?
-    /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; empty arrays
+    /// What the container owns for teardown, and a scope's slots of `.scoped` registrations; empty arrays
     /// until first needed, which cost no allocation. Guarded by `lock`.
     @exclusivity(unchecked) var lifetime = LifetimeRecord()
     /// What the container keeps for registering (see ``RegistrationRecord``); nil until first needed, so that a
@@ -261,17 +261,10 @@ public final class Container: @unchecked Sendable {
     }
 
     /// The registration for `key`, here or in the nearest parent that has one.
-    ///
-    /// A `.scoped` registration seen from inside a scope is answered with the scope's own copy of it.
     func entry(for key: ServiceKey) -> (_ServiceEntryBase)? {
         var container: Container? = self
-        var scope: Container?
         while let current = container {
-            if scope == nil, current.isScope { scope = current }
-            if let entry = current.lock.withLock({ current.services[key] }) {
-                guard let scope, entry.configuration.policy == .perScope else { return entry }
-                return scope.scopeCopy(of: entry, cached: true)
-            }
+            if let entry = current.lock.withLock({ current.services[key] }) { return entry }
             container = current.parent
         }
         return nil
@@ -346,17 +339,13 @@ public final class Container: @unchecked Sendable {
         registrationRecord?.sharedReference?.containerIsGone()
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if countedAsRegisteringScope { weft_registering_scopes_add(-1) }
+        if isScope { lifetime.slots.releaseInstances() }
         if !lifetime.owned.isEmpty, !lifetime.ended {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
-        if isScope { recycleCopies() }
         // Released one after the other rather than each from its child's release, which would nest once per
         // container on the chain (and overflow a small stack).
         if chainDepth >= Self.longChain { Self.releaseChain(from: parentLink.container.take()) }
-        // A spare copy holds its registration, which holds the spare: the pair would outlive the container. Checked
-        // first: iterating even an empty list retains it (a scope never has any).
-        guard let registrationRecord, !registrationRecord.spareOwners.isEmpty else { return }
-        for owner in registrationRecord.spareOwners { owner.dropSpares() }
     }
 }
 

@@ -1,6 +1,6 @@
 /// What a container keeps for registering rather than resolving: its behaviors, the weak reference its
-/// registrations share, its decorators and collections, the registrations it replaced or removed, and those that
-/// keep spare copies for the scopes made from it. Guarded by the container's lock.
+/// registrations share, its decorators and collections, and the registrations it replaced or removed. Guarded by
+/// the container's lock.
 ///
 /// An object of its own, made on first need (see ``Container/registrationRecordLocked()``): a scope, made and
 /// released for every unit of work, seldom registers anything, and each of these fields stored in the container
@@ -15,9 +15,6 @@ final class RegistrationRecord {
     /// Decorators and collections declared in the container (see `Container+Decorators.swift` and
     /// `Container+Collections.swift`); nil until the first.
     var compositions: CompositionTable?
-    /// Registrations that keep spare copies for the scopes made from the container, which releases the spares when
-    /// it is released (see `Registration/ServiceEntry+Spares.swift`).
-    var spareOwners: [_ServiceEntryBase] = []
 }
 
 extension Container {

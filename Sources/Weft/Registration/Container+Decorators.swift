@@ -82,11 +82,9 @@ extension Container {
                 return
             }
             add(copy, as: serviceType, key: key)
-        } else if let inherited = parent?.entry(for: key), inherited.serviceType != serviceType,
-            !inherited.isScopeCopy
-        {
+        } else if let inherited = parent?.entry(for: key), inherited.serviceType != serviceType {
             addDecoratedForward(serviceType, key: key, to: inherited)
-        } else if let inherited = parent?.entry(for: key) as? ServiceEntry<Service>, !inherited.isScopeCopy {
+        } else if let inherited = parent?.entry(for: key) as? ServiceEntry<Service> {
             let decorators = all.compactMap { $0 as? Decorator<Service> }
             guard let copy = inherited.decoratedCopy(with: decorators) else { return }
             add(copy, as: serviceType, key: key)
@@ -116,9 +114,9 @@ extension Container {
         guard let parent else { return }
         let decorators = all.compactMap { $0 as? Decorator<Service> }
         for (key, entry) in parent.allRegistrations() where matches(key) && !own.contains(where: { $0.key == key }) {
-            guard let entry = entry as? ServiceEntry<Service>, !entry.isScopeCopy,
-                let copy = entry.decoratedCopy(with: decorators)
-            else { continue }
+            guard let entry = entry as? ServiceEntry<Service>, let copy = entry.decoratedCopy(with: decorators) else {
+                continue
+            }
             add(copy, as: serviceType, key: key)
         }
     }

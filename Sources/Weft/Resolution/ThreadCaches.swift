@@ -60,8 +60,7 @@ import WeftAtomics
     @usableFromInline @inline(never)
     func findFromScope(_ key: ServiceKey, in scope: Container) -> Lookup? {
         guard let base = scope.lookedThrough else { return findHashed(key, in: scope) }
-        guard let found = base._withUnsafeGuaranteedRef({ findHashed(key, in: $0) }) else { return nil }
-        return scope.scopedLookup(found)
+        return base._withUnsafeGuaranteedRef { findHashed(key, in: $0) }
     }
 
     /// A lookup in the cache, keyed by `container`'s serial number; asks the registry on a miss.
