@@ -55,7 +55,7 @@ public final class Container: @unchecked Sendable {
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
     @usableFromInline let serial = weft_next_container_serial()
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
-    @usableFromInline let noArgumentsType: Any.Type = noArguments
+    @usableFromInline let noArgumentsType: Any.Type
 
     /// Guards `services`, `registrationRecord`, `lifetime` and `restoredGraph`; never held while user code runs.
     let lock = InlineLock()
@@ -83,6 +83,8 @@ public final class Container: @unchecked Sendable {
         self.defaultObjectScope = defaultObjectScope
         self.synchronized = synchronized
         scopeBase = isScope ? parent.map { $0.scopeBase ?? Unmanaged.passUnretained($0) } : nil
+        // The parent's: the global's lazy initialisation check is a call, which every scope would pay.
+        noArgumentsType = parent?.noArgumentsType ?? noArguments
     }
 
     /// Makes a container.
@@ -339,7 +341,8 @@ public final class Container: @unchecked Sendable {
         registrationRecord?.sharedReference?.containerIsGone()
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if countedAsRegisteringScope { weft_registering_scopes_add(-1) }
-        if isScope { lifetime.slots.releaseInstances() }
+        // An ended scope's slots are empty (see `finishEnd()`).
+        if isScope, !lifetime.ended { lifetime.slots.releaseInstances() }
         if !lifetime.owned.isEmpty, !lifetime.ended {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }

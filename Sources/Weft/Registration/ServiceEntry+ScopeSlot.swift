@@ -17,19 +17,31 @@ extension ServiceEntry {
     }
 
     /// Keeps `instance`, new, in `scope`'s slot at `position` (see ``Container/keepScoped(_:at:erased:kind:releasing:)``).
+    /// `known` is what the registration knew of its instances' teardown when the build began, if the caller read
+    /// it then (see ``_ServiceEntryBase/discardCountAndTeardown()``).
     @inline(__always)
-    func keep(_ instance: Service, in scope: Container, at position: Int, releasing state: ResolutionState?) -> Bool {
+    func keep(
+        _ instance: Service,
+        in scope: Container,
+        at position: Int,
+        known: KnownTeardown? = nil,
+        releasing state: ResolutionState?
+    ) -> Bool {
         scope.keepScoped(
-            Self.slotBits(of: instance), at: position, erased: instance, kind: slotTeardownKind(of: instance),
-            releasing: state)
+            Self.slotBits(of: instance), at: position, erased: instance,
+            kind: slotTeardownKind(of: instance, known: known), releasing: state)
     }
 
     /// How `instance`, a new instance of this registration, is torn down: remembered for its dynamic type, read
     /// typed (a class's type from the object itself), so that the usual instance costs no conformance lookup and
     /// is erased to `Any` only to be handed over for teardown.
     @inline(__always)
-    func slotTeardownKind(of instance: Service) -> TeardownKind {
-        if Self.holdsObjects, let known = teardownKnown(for: Self.dynamicType(of: instance)) { return known }
+    func slotTeardownKind(of instance: Service, known: KnownTeardown?) -> TeardownKind {
+        if Self.holdsObjects {
+            let type = Self.dynamicType(of: instance)
+            if let known, known.type == type { return known.kind }
+            if let known = teardownKnown(for: type) { return known }
+        }
         return teardownKind(of: instance)
     }
 

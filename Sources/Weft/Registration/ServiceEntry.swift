@@ -54,7 +54,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
     /// type.
-    @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
+    @exclusivity(unchecked) var knownTeardown: KnownTeardown?
 
     init(
         serviceType: Service.Type,
@@ -279,6 +279,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         defer { lock.unlock() }
         return discards
+    }
+
+    override func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (discards, knownTeardown)
     }
 
     override func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {

@@ -114,6 +114,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func discardInstance() { abstract() }
     /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
+    /// ``discardCount()`` and what ``teardownKnown(for:)`` knows, read in one hold of the lock.
+    func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) { abstract() }
     /// How instances of the dynamic type `type` are torn down, when this registration has checked that type.
     func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? { abstract() }
     /// Remembers how instances of the dynamic type `type` are torn down.

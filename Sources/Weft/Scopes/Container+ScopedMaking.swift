@@ -29,7 +29,8 @@ extension Container {
         }
         let entry = found.entry
         let graph = GraphIdentifier(id: state.nextGraphID())
-        let (current, serial) = entry._withUnsafeGuaranteedRef { ($0.discardCount(), $0.serial) }
+        let (current, known) = entry._withUnsafeGuaranteedRef { $0.discardCountAndTeardown() }
+        let serial = entry._withUnsafeGuaranteedRef(\.serial)
         lock.lock()
         guard !lifetime.ended else {
             lock.unlock()
@@ -56,17 +57,18 @@ extension Container {
         lock.unlock()
         SlotState.release(stale)
         guard claimed else { return try makeOutOfLine(found, key: key, state: state) }
-        return try buildScopedTopLevel(found, key: key, state: state, graph: graph, position: position)
+        return try buildScopedTopLevel(found, key: key, state: state, graph: graph, position: position, known: known)
     }
 
     /// The build of ``makeScopedTopLevel(_:key:state:)``, once `state` holds the claim of the slot at `position`
-    /// for `graph`.
+    /// for `graph`; `known` is what the registration knew of its instances' teardown when the claim was taken.
     private func buildScopedTopLevel<Service>(
         _ found: Lookup,
         key: ServiceKey,
         state: ResolutionState,
         graph: GraphIdentifier,
-        position: Int
+        position: Int,
+        known: KnownTeardown?
     ) throws -> Service {
         let fields = state.fields
         let entry = found.entry
@@ -102,7 +104,7 @@ extension Container {
             if fields.pointee.pending.isEmpty {
                 let kept = entry._withUnsafeGuaranteedRef {
                     unsafeDowncast($0, to: ServiceEntry<Service>.self).keep(
-                        instance, in: self, at: position, releasing: state)
+                        instance, in: self, at: position, known: known, releasing: state)
                 }
                 if !kept { try throwScopeEndedWhileMaking(erase(instance), key: key, state: state) }
             } else {

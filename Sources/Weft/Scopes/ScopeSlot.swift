@@ -56,78 +56,91 @@ struct SlotState {
 }
 
 /// A scope's slots, by registration: the first kept inline, the others in a list searched in order while it is
-/// short, indexed by a dictionary once it is long. A slot is named by its position, which never changes (slots
-/// are only added, until the scope is released). Guarded by the scope's lock.
+/// short, indexed by a dictionary once it is long (an object of its own, made for a second slot, so that a scope
+/// with one initialises and releases one field for them). A slot is named by its position, which never changes
+/// (slots are only added, until the scope is released). Guarded by the scope's lock.
 struct ScopeSlots {
+    /// The serial of the first slot's registration; 0 (no registration's) while there is none. Checked instead
+    /// of `first` itself: comparing an optional struct with nil copies and destroys it.
+    private var firstSerial: UInt64 = 0
     private var first: SlotState?
-    private var others: [SlotState] = []
-    private var index: [UInt64: Int]?
-
-    private static let longest = 16
+    private var more: MoreSlots?
 
     /// The position of the slot of the registration whose serial is `serial`, if one was made. Mutating though it
     /// changes nothing: called on the scope's stored record in place, where a non-mutating call would first copy
     /// the record out of the scope.
     @inline(__always)
     mutating func position(of serial: UInt64) -> Int? {
-        if first?.serial == serial { return 0 }
-        guard !others.isEmpty else { return nil }
-        return otherPosition(of: serial)
-    }
-
-    private func otherPosition(of serial: UInt64) -> Int? {
-        if let index { return index[serial].map { $0 + 1 } }
-        return others.firstIndex { $0.serial == serial }.map { $0 + 1 }
+        if firstSerial == serial { return 0 }
+        return more?.position(of: serial)
     }
 
     /// Adds `slot`, for a registration that has none yet; returns its position.
     @inline(__always)
     mutating func add(_ slot: consuming SlotState) -> Int {
-        guard first != nil else {
+        guard firstSerial != 0 else {
+            firstSerial = slot.serial
             first = slot
             return 0
         }
-        return addOther(slot)
-    }
-
-    private mutating func addOther(_ slot: SlotState) -> Int {
-        others.append(slot)
-        if index != nil {
-            index?[slot.serial] = others.count - 1
-        } else if others.count > Self.longest {
-            index = Dictionary(uniqueKeysWithValues: others.enumerated().map { ($1.serial, $0) })
-        }
-        return others.count
+        if more == nil { more = MoreSlots() }
+        return more.unsafelyUnwrapped.add(slot)
     }
 
     /// Calls `body` with the slot at `position`, in place.
     @inline(__always)
     mutating func update<R>(at position: Int, _ body: (inout SlotState) -> R) -> R {
         if position == 0 { return body(&first!) }
-        return body(&others[position - 1])
+        return body(&more.unsafelyUnwrapped.slots[position - 1])
     }
 
     /// Takes the instance out of every slot, for the caller to release after the lock (the scope ends); a build
     /// in flight is not kept. The first slot's is returned alone, the others' in a list only when there are others.
     mutating func takeInstances() -> (first: UnsafeMutableRawPointer?, others: [UnsafeMutableRawPointer]) {
         var taken: (first: UnsafeMutableRawPointer?, others: [UnsafeMutableRawPointer]) = (nil, [])
-        if first != nil {
+        if firstSerial != 0 {
             first!.claimState.markStale()
             taken.first = first!.bits
             first!.bits = nil
         }
-        guard !others.isEmpty else { return taken }
-        for position in others.indices {
-            others[position].claimState.markStale()
-            if let bits = others[position].bits { taken.others.append(bits) }
-            others[position].bits = nil
+        guard let more else { return taken }
+        for position in more.slots.indices {
+            more.slots[position].claimState.markStale()
+            if let bits = more.slots[position].bits { taken.others.append(bits) }
+            more.slots[position].bits = nil
         }
         return taken
     }
 
     /// Releases the instances still kept (the scope is released without having ended).
     mutating func releaseInstances() {
-        SlotState.release(first?.bits)
-        for other in others { SlotState.release(other.bits) }
+        if firstSerial != 0 { SlotState.release(first!.bits) }
+        guard let more else { return }
+        for slot in more.slots { SlotState.release(slot.bits) }
+    }
+}
+
+/// A scope's slots after the first (see ``ScopeSlots``). Guarded by the scope's lock.
+final class MoreSlots {
+    var slots: [SlotState] = []
+    private var index: [UInt64: Int]?
+
+    private static let longest = 16
+
+    /// The position (in the scope's ``ScopeSlots``) of the slot of the registration whose serial is `serial`.
+    func position(of serial: UInt64) -> Int? {
+        if let index { return index[serial].map { $0 + 1 } }
+        return slots.firstIndex { $0.serial == serial }.map { $0 + 1 }
+    }
+
+    /// Adds `slot`; returns its position in the scope's ``ScopeSlots``.
+    func add(_ slot: SlotState) -> Int {
+        slots.append(slot)
+        if index != nil {
+            index?[slot.serial] = slots.count - 1
+        } else if slots.count > Self.longest {
+            index = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.serial, $0) })
+        }
+        return slots.count
     }
 }
