@@ -197,13 +197,13 @@ public final class Container: @unchecked Sendable {
             countedAsRegisteringScope = true
             weft_registering_scopes_add(1)
         }
-        let reference = referenceLocked()
+        let record = registrationRecordLocked()
+        let reference = referenceLocked(in: record)
         // A new registration is decorated before anyone can see it (see `CompositionTable`).
-        if entry.owner == nil, let compositions { compositions.decorate(entry, key: key) }
+        if entry.owner == nil, let compositions = record.compositions { compositions.decorate(entry, key: key) }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
-        let record = registrationRecordLocked()
         let told = record.behaviors.isEmpty ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
         if replaced === entry {
@@ -240,10 +240,9 @@ public final class Container: @unchecked Sendable {
         }
     }
 
-    /// The weak reference to this container that its registrations share, made on first use; the caller holds
-    /// `lock`.
-    func referenceLocked() -> ContainerReference {
-        let record = registrationRecordLocked()
+    /// The weak reference to this container that its registrations share, kept in `record` (this container's),
+    /// made on first use; the caller holds `lock`.
+    func referenceLocked(in record: RegistrationRecord) -> ContainerReference {
         if let sharedReference = record.sharedReference { return sharedReference }
         let made = ContainerReference(self)
         record.sharedReference = made

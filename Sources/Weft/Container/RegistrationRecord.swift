@@ -5,16 +5,19 @@
 /// An object of its own, made on first need (see ``Container/registrationRecordLocked()``): a scope, made and
 /// released for every unit of work, seldom registers anything, and each of these fields stored in the container
 /// itself would cost every scope its initialisation and its release.
+///
+/// Its fields are read and written only under that lock, which already excludes overlapping access: unchecked, so
+/// that registering pays no dynamic exclusivity check for them.
 final class RegistrationRecord {
     /// Registrations replaced or removed, kept until no resolve that could have found them still runs (see
     /// `Container+Retirement.swift`).
-    var retired = RetiredRegistrations()
-    var behaviors: [any Behavior] = []
+    @exclusivity(unchecked) var retired = RetiredRegistrations()
+    @exclusivity(unchecked) var behaviors: [any Behavior] = []
     /// The weak reference to the container that its registrations share; made by the first one.
-    var sharedReference: ContainerReference?
+    @exclusivity(unchecked) var sharedReference: ContainerReference?
     /// Decorators and collections declared in the container (see `Container+Decorators.swift` and
     /// `Container+Collections.swift`); nil until the first.
-    var compositions: CompositionTable?
+    @exclusivity(unchecked) var compositions: CompositionTable?
 }
 
 extension Container {

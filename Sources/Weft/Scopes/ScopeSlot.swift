@@ -120,10 +120,11 @@ struct ScopeSlots {
     }
 }
 
-/// A scope's slots after the first (see ``ScopeSlots``). Guarded by the scope's lock.
+/// A scope's slots after the first (see ``ScopeSlots``). Guarded by the scope's lock, which already excludes
+/// overlapping access: unchecked, so that using them pays no dynamic exclusivity check.
 final class MoreSlots {
-    var slots: [SlotState] = []
-    private var index: [UInt64: Int]?
+    @exclusivity(unchecked) var slots: [SlotState] = []
+    @exclusivity(unchecked) private var index: [UInt64: Int]?
 
     private static let longest = 16
 
