@@ -276,6 +276,11 @@ public final class Container: @unchecked Sendable {
         lock.withLock { services[key] }
     }
 
+    /// Whether `entry` is stored in this container itself (not in a parent), under any key.
+    func holdsOwnRegistration(_ entry: _ServiceEntryBase) -> Bool {
+        lock.withLock { services.contains(entry) }
+    }
+
     /// Whether registrations were added to this container itself (not to a parent) and are still there.
     var hasOwnRegistrations: Bool {
         lock.withLock { services.count > 0 }

@@ -131,14 +131,17 @@ extension Container {
 
     /// The slot of the innermost scope this container resolves through (itself, when it is one) for the `.scoped`
     /// registration `entry`, made on first use; nil when there is no such scope, or it has ended (the registration
-    /// then fails as resolved outside a scope). Unretained: the scope keeps its slots, and the resolve the scope.
+    /// then fails as resolved outside a scope). A registration of a container below every scope on the way (a
+    /// child of a scope that is not a scope) is outside them. The scope keeps its slots, and the resolve the scope.
     func scopeSlot(for entry: EntryReference) -> ScopeSlot? {
         var container = Unmanaged.passUnretained(self)
         while !container._withUnsafeGuaranteedRef(\.isScope) {
-            guard let parent = container._withUnsafeGuaranteedRef({ $0.parent.map(Unmanaged.passUnretained) }) else {
-                return nil
+            let next = container._withUnsafeGuaranteedRef { current in
+                entry._withUnsafeGuaranteedRef { current.holdsOwnRegistration($0) }
+                    ? nil : current.parent.map(Unmanaged.passUnretained)
             }
-            container = parent
+            guard let next else { return nil }
+            container = next
         }
         return container._withUnsafeGuaranteedRef { scope in entry._withUnsafeGuaranteedRef { scope.slot(of: $0) } }
     }
