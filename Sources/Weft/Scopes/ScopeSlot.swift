@@ -1,147 +1,210 @@
-/// One scope's instance of one `.scoped` registration: the instance, the claim to build it, and the count of its
-/// registration's discards it was made under. The registration stays what the user configured; the scope keeps a
-/// slot for each `.scoped` registration it resolves (see ``ScopeSlots``), made on first use, inside the scope
-/// itself (a unit of work usually resolves one or a few: no allocation of their own).
-///
-/// Guarded by the scope's lock, which also guards what the scope keeps to tear down: storing an instance, handing
-/// it over for teardown and letting go of the claim are one hold of one lock. No user code runs under it (an
-/// instance is released, and its teardown found, outside).
-///
-/// The instance is kept as one retained object, as its registration knows how (see `ServiceEntry+ScopeSlot.swift`):
-/// the instance itself for a class, a typed box around it for any other type. Releasing it needs no type, so the
-/// scope does it alone; reading it, typed or erased, goes through the registration, during a resolve.
-struct SlotState {
-    /// The registration whose instance this is. Not retained (retaining a registration, which its dependencies
-    /// refer to weakly, goes through its side table): it is used only by resolves that found it, which keep it
-    /// alive (see `Container+Retirement.swift`), never when the scope releases the instance.
+/// One slot of a scope (see ``SlotState``) as the engine's general paths hold it (see ``InstanceHolder``): claimed,
+/// waited for, stored and released as any shared instance is, with the same state machine as a registration's own
+/// (``BuildClaimState``), under the scope's lock. Made on first need by such a path (the common top-level resolve of
+/// a scope's instance needs none, see `Container+ScopedMaking.swift`), then kept by the slot.
+final class ScopeSlot: InstanceHolder, @unchecked Sendable {
+    /// The scope, which keeps its slots: a slot is used only by resolves through its scope, which hold the scope,
+    /// and by threads and tasks waiting for its build, which such a resolve started.
+    unowned(unsafe) let scope: Container
+    /// Where the slot is in the scope's ``ScopeSlots``.
+    let position: Int
+    /// The slot's registration (see ``SlotState/original``).
     unowned(unsafe) let original: _ServiceEntryBase
-    /// ``original``'s ``_ServiceEntryBase/serial``, by which the scope finds the slot: unlike its address, never
-    /// reused by a later registration.
-    let serial: UInt64
-    /// Who builds the instance now (see ``BuildClaimState``).
-    var claimState = BuildClaimState()
-    /// The instance, a retained object (see ``ServiceEntry/slotBits(of:)``); nil when none.
-    var bits: UnsafeMutableRawPointer?
-    /// The registration's discard count when this slot last looked (see ``refresh(current:)``).
-    var discards: UInt64
-    /// The slot as the engine's general paths hold it (see ``ScopeSlot``), made on first need.
-    var handle: ScopeSlot?
 
-    init(original: _ServiceEntryBase, discards: UInt64) {
+    init(scope: Container, position: Int, original: _ServiceEntryBase) {
+        self.scope = scope
+        self.position = position
         self.original = original
-        serial = original.serial
-        self.discards = discards
     }
 
-    /// Brings the slot up to date with its registration's discard count `current`, read just before the caller
-    /// took the lock: when the registration discarded instances since (it was reset, or something its instance was
-    /// made with was replaced), the instance is stale. Returns it, for the caller to release after the lock; a build
-    /// in flight is marked stale too.
+    /// Calls `body` with the slot's state; the caller holds the scope's lock.
     @inline(__always)
-    mutating func refresh(current: UInt64) -> UnsafeMutableRawPointer? {
-        guard current != discards else { return nil }
-        discards = current
-        claimState.markStale()
-        defer { bits = nil }
-        return bits
+    private func withStateLocked<R>(_ body: (inout SlotState) -> R) -> R {
+        scope.lifetime.slots.update(at: position, body)
     }
 
-    /// Releases `bits`, an instance taken out of a slot, outside every lock (a deinit may call back into the
-    /// container).
+    var registration: _ServiceEntryBase { original }
+
+    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+        -> BuildClaim
+    {
+        let current = original.discardCount()
+        scope.lock.lock()
+        let (claim, stale) = withStateLocked { slot -> (BuildClaim, UnsafeMutableRawPointer?) in
+            let stale = slot.refresh(current: current)
+            if !slot.claimState.admits(state) {
+                guard slot.claimState.isHeldByTask else { return (.busy, stale) }
+                if slot.claimState.lendsTaskInstance(to: graph), let bits = slot.bits {
+                    return (.stored(original.erasedSlotInstance(bits)), stale)
+                }
+                return (slot.claimState.refusalWhileTaskHolds, stale)
+            }
+            if let bits = slot.bits { return (.stored(original.erasedSlotInstance(bits)), stale) }
+            guard coordinated, !slot.claimState.isHeld else { return (.free, stale) }
+            slot.claimState.take(by: state, graph: graph)
+            return (.claimed, stale)
+        }
+        scope.lock.unlock()
+        SlotState.release(stale)
+        return claim
+    }
+
+    func releaseClaim(by state: ResolutionState) {
+        scope.lock.lock()
+        let ended = withStateLocked { $0.endClaim(of: state) }
+        scope.lock.unlock()
+        if ended { BuildCoordinator.condition.broadcast() }
+    }
+
+    var builder: (state: ResolutionState, graph: GraphIdentifier)? {
+        scope.lock.withLock { withStateLocked { $0.claimState.holder } }
+    }
+
+    /// A slot's builder never offers its instance before it is complete: only a custom scope's storage does.
+    func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { nil }
+
+    func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
+        let current = original.discardCount()
+        scope.lock.lock()
+        let (instance, stale) = withStateLocked { slot in
+            let stale = slot.refresh(current: current)
+            return (slot.bits.map { original.erasedSlotInstance($0) }, stale)
+        }
+        scope.lock.unlock()
+        SlotState.release(stale)
+        return instance
+    }
+
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
+        guard let instance else {
+            discard()
+            return true
+        }
+        guard let made = original.slotBits(ofErased: instance) else { return true }
+        return scope.keepScoped(made, at: position, erased: instance, kind: teardownKind(of: instance))
+    }
+
+    func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool {
+        store(instance, inGraph: graph)
+    }
+
+    /// Discards the instance (a resolve that made it failed before it was complete).
+    func discard() {
+        scope.lock.lock()
+        let taken = withStateLocked { slot in
+            defer { slot.bits = nil }
+            return slot.bits
+        }
+        scope.lock.unlock()
+        SlotState.release(taken)
+    }
+
+    /// How `instance` is torn down, as its registration remembers it for its dynamic type.
+    private func teardownKind(of instance: Any) -> TeardownKind {
+        let type = ObjectIdentifier(Swift.type(of: instance))
+        if let known = original.teardownKnown(for: type) { return known }
+        let kind = TeardownKind.of(instance)
+        original.rememberTeardown(kind, for: type)
+        return kind
+    }
+
+    func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
+        let current = original.discardCount()
+        scope.lock.lock()
+        let (claim, stale) = withStateLocked { slot -> (TaskClaim, UnsafeMutableRawPointer?) in
+            let stale = slot.refresh(current: current)
+            // A build in flight first: its instance may be stored already while its callbacks still run.
+            if let taskBuild = slot.claimState.taskBuild { return (.wait(taskBuild), stale) }
+            if let bits = slot.bits { return (.stored(original.erasedSlotInstance(bits)), stale) }
+            let build = AsyncBuild(key: key)
+            slot.claimState.take(by: build, graph: graph)
+            return (.claimed(build, readStorageFirst: false), stale)
+        }
+        scope.lock.unlock()
+        SlotState.release(stale)
+        return claim
+    }
+
+    func beginTaskCompletion(_ build: AsyncBuild) {
+        scope.lock.withLock { withStateLocked { $0.claimState.beginTaskCompletion(build) } }
+    }
+
+    func endTaskBuild(_ build: AsyncBuild) -> Bool {
+        // A registration that discarded since the claim: the build is stale, and its instance goes now rather than
+        // at the next claim, which the waiters, handed the instance directly, would not make.
+        let current = original.discardCount()
+        scope.lock.lock()
+        let (ended, kept, stale) = withStateLocked { slot -> (Bool, Bool, UnsafeMutableRawPointer?) in
+            let stale = slot.refresh(current: current)
+            // Only a task takes a claim over (from a thread whose build is about to fail): the build still holds it.
+            guard slot.claimState.taskBuild === build else { return (false, true, stale) }
+            return (true, slot.claimState.end(), stale)
+        }
+        scope.lock.unlock()
+        if ended { BuildCoordinator.condition.broadcast() }
+        SlotState.release(stale)
+        return kept
+    }
+
+    var waitBuilder: ResolutionState? { builder?.state }
+    var offersInstance: Bool { false }
+}
+
+extension SlotState {
+    /// Ends the claim `state` holds, if it holds it; returns whether it ended one (the caller wakes the waiters
+    /// once it has let go of the lock).
     @inline(__always)
-    static func release(_ bits: UnsafeMutableRawPointer?) {
-        guard let bits else { return }
-        Unmanaged<AnyObject>.fromOpaque(bits).release()
+    mutating func endClaim(of state: ResolutionState) -> Bool {
+        guard claimState.isHeld, claimState.admits(state) else { return false }
+        _ = claimState.end()
+        return true
     }
 }
 
-/// A scope's slots, by registration: the first kept inline, the others in a list searched in order while it is
-/// short, indexed by a dictionary once it is long (an object of its own, made for a second slot, so that a scope
-/// with one initialises and releases one field for them). A slot is named by its position, which never changes
-/// (slots are only added, until the scope is released). Guarded by the scope's lock.
-struct ScopeSlots {
-    /// The serial of the first slot's registration; 0 (no registration's) while there is none. Checked instead
-    /// of `first` itself: comparing an optional struct with nil copies and destroys it.
-    private var firstSerial: UInt64 = 0
-    private var first: SlotState?
-    private var more: MoreSlots?
+extension Container {
+    /// This scope's handle of the slot at `position` (see ``ScopeSlot``), made on first need; the caller holds the
+    /// lock.
+    func slotHandleLocked(at position: Int) -> ScopeSlot {
+        lifetime.slots.update(at: position) { slot in
+            if let handle = slot.handle { return handle }
+            let handle = ScopeSlot(scope: self, position: position, original: slot.original)
+            slot.handle = handle
+            return handle
+        }
+    }
 
-    /// The position of the slot of the registration whose serial is `serial`, if one was made. Mutating though it
-    /// changes nothing: called on the scope's stored record in place, where a non-mutating call would first copy
-    /// the record out of the scope.
+    /// Keeps `made`, a new instance (also given erased, for teardown), in the slot at `position`, and hands it to
+    /// this scope to tear down as `kind` says; a build made stale meanwhile is handed over but not kept. Returns
+    /// false, keeping nothing, when the scope has ended meanwhile. With `releasing`, the claim that state holds
+    /// ends in the same hold of the lock.
     @inline(__always)
-    mutating func position(of serial: UInt64) -> Int? {
-        if firstSerial == serial { return 0 }
-        return more?.position(of: serial)
-    }
-
-    /// Adds `slot`, for a registration that has none yet; returns its position.
-    @inline(__always)
-    mutating func add(_ slot: consuming SlotState) -> Int {
-        guard firstSerial != 0 else {
-            firstSerial = slot.serial
-            first = slot
-            return 0
+    func keepScoped(
+        _ made: UnsafeMutableRawPointer,
+        at position: Int,
+        erased: @autoclosure () -> Any,
+        kind: TeardownKind,
+        releasing state: ResolutionState? = nil
+    ) -> Bool {
+        lock.lock()
+        guard !lifetime.ended else {
+            let ended = lifetime.slots.update(at: position) { slot in state.map { slot.endClaim(of: $0) } ?? false }
+            lock.unlock()
+            if ended { BuildCoordinator.condition.broadcast() }
+            SlotState.release(made)
+            return false
         }
-        if more == nil { more = MoreSlots() }
-        return more.unsafelyUnwrapped.add(slot)
-    }
-
-    /// Calls `body` with the slot at `position`, in place.
-    @inline(__always)
-    mutating func update<R>(at position: Int, _ body: (inout SlotState) -> R) -> R {
-        if position == 0 { return body(&first!) }
-        return body(&more.unsafelyUnwrapped.slots[position - 1])
-    }
-
-    /// Takes the instance out of every slot, for the caller to release after the lock (the scope ends); a build
-    /// in flight is not kept. The first slot's is returned alone, the others' in a list only when there are others.
-    mutating func takeInstances() -> (first: UnsafeMutableRawPointer?, others: [UnsafeMutableRawPointer]) {
-        var taken: (first: UnsafeMutableRawPointer?, others: [UnsafeMutableRawPointer]) = (nil, [])
-        if firstSerial != 0 {
-            first!.claimState.markStale()
-            taken.first = first!.bits
-            first!.bits = nil
+        let (dropped, type) = lifetime.slots.update(at: position) { slot -> (UnsafeMutableRawPointer?, Any.Type) in
+            guard !slot.claimState.stale else { return (made, slot.original.serviceType) }
+            defer { slot.bits = made }
+            return (slot.bits, slot.original.serviceType)
         }
-        guard let more else { return taken }
-        for position in more.slots.indices {
-            more.slots[position].claimState.markStale()
-            if let bits = more.slots[position].bits { taken.others.append(bits) }
-            more.slots[position].bits = nil
+        if kind.needsTeardown {
+            lifetime.owned.append(OwnedInstance(instance: erased(), kind: kind, name: TeardownName(type)))
         }
-        return taken
-    }
-
-    /// Releases the instances still kept (the scope is released without having ended).
-    mutating func releaseInstances() {
-        if firstSerial != 0 { SlotState.release(first!.bits) }
-        guard let more else { return }
-        for slot in more.slots { SlotState.release(slot.bits) }
-    }
-}
-
-/// A scope's slots after the first (see ``ScopeSlots``). Guarded by the scope's lock, which already excludes
-/// overlapping access: unchecked, so that using them pays no dynamic exclusivity check.
-final class MoreSlots {
-    @exclusivity(unchecked) var slots: [SlotState] = []
-    @exclusivity(unchecked) private var index: [UInt64: Int]?
-
-    private static let longest = 16
-
-    /// The position (in the scope's ``ScopeSlots``) of the slot of the registration whose serial is `serial`.
-    func position(of serial: UInt64) -> Int? {
-        if let index { return index[serial].map { $0 + 1 } }
-        return slots.firstIndex { $0.serial == serial }.map { $0 + 1 }
-    }
-
-    /// Adds `slot`; returns its position in the scope's ``ScopeSlots``.
-    func add(_ slot: SlotState) -> Int {
-        slots.append(slot)
-        if index != nil {
-            index?[slot.serial] = slots.count - 1
-        } else if slots.count > Self.longest {
-            index = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.serial, $0) })
-        }
-        return slots.count
+        let ended = lifetime.slots.update(at: position) { slot in state.map { slot.endClaim(of: $0) } ?? false }
+        lock.unlock()
+        if ended { BuildCoordinator.condition.broadcast() }
+        SlotState.release(dropped)
+        return true
     }
 }
