@@ -330,6 +330,22 @@ final class RequestCache: Sendable {
         #expect(made.value == 2)
     }
 
+    @Test func aChildContainerOfAScopeSharesTheScopesInstanceButNotItsOwnRegistrations() throws {
+        let made = Counter()
+        let container = container(log: Collected(), made: made)
+        let scope = container.makeScope()
+        let child = Container(parent: scope)
+        // Registered above the scope: the child resolves through the scope, whose instance it shares.
+        #expect(try child.require(RequestWork.self) === scope.require(RequestWork.self))
+        // Registered in the child, below every scope: outside any scope, as Swinject-style children have no scope.
+        child.register(RequestWork.self, name: "own") { _ in
+            RequestWork(id: made.increment(), log: Collected())
+        }.inObjectScope(.scoped)
+        #expect {
+            try child.require(RequestWork.self, name: "own")
+        } throws: { ($0 as? ResolutionError)?.reason == .outsideScope }
+    }
+
     @Test func singletonsAreSharedByAllScopes() throws {
         let container = Container()
         container.register((any Storage).self) { _ in DiskStorage() }.inObjectScope(.container)

@@ -2,7 +2,8 @@ import Testing
 import Weft
 
 /// Scopes and value types: a struct, enum or tuple has no identity, so `.graph` runs its factory for every
-/// request (as Swinject does) while `.container` keeps one value and hands out copies.
+/// request (as Swinject does) while `.container` keeps one value and hands out copies, and `.scoped` one value per
+/// scope.
 @Suite struct ValueTypeScopeTests {
     struct Stamp: Equatable {
         let number: Int
@@ -78,6 +79,24 @@ import Weft
         #expect(holder.modes.0 == holder.modes.1)
         #expect(try container.require(Stamp.self) == holder.first)
         #expect(calls.value == 2)
+    }
+
+    @Test func scopedScopeKeepsOneValuePerScopeAndReleasesItWithTheScope() async throws {
+        let calls = Counter()
+        let container = container(scope: .scoped, calls: calls)
+        let scope = container.makeScope()
+        let holder = try scope.require(StampHolder.self)
+        #expect(holder.first == holder.second)
+        #expect(holder.modes.0 == holder.modes.1)
+        #expect(try scope.require(Stamp.self) == holder.first)
+        #expect(try await scope.async.require(Mode.self) == holder.modes.0)
+        #expect(calls.value == 2)
+        try await scope.end()
+
+        let later = container.makeScope()
+        #expect(try later.require(Stamp.self) != holder.first)
+        #expect(calls.value == 3)
+        try await later.end()
     }
 
     @Test func asyncResolutionOfAGraphScopedValueAlsoMakesOneForEveryRequest() async throws {

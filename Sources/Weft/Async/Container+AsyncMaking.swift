@@ -31,12 +31,13 @@ extension Container {
         synchronously: @Sendable () throws -> Any
     ) async throws -> Made {
         guard let found, let factory = found.entry.object.asyncFactory else {
+            let shares = found.map { $0.policy == .shared || $0.policy == .perScope } ?? false
             return try await makeSynchronously(
                 key: key, onMainActor: found?.entry.object.runsOnMainActor ?? false,
-                shared: found?.policy == .shared ? found?.entry.object : nil, context: context, synchronously)
+                shared: shares ? found?.entry.object : nil, context: context, synchronously)
         }
         let entry = found.entry.object
-        try checkAsyncRequest(entry, key: key, context: context)
+        try checkAsyncRequest(entry, scoped: found.policy == .perScope, key: key, context: context)
         let recipe = AsyncRecipe(
             entry: entry, factory: factory, arguments: arguments, key: key, hasCallbacks: found.hasCallbacks)
         switch found.policy {
@@ -46,9 +47,12 @@ extension Container {
         case .perGraph:
             return try await makeInGraph(recipe, context: context)
         case .shared:
-            return try await makeShared(recipe, context: context)
+            return try await makeShared(recipe, holder: entry, context: context)
         case .perScope:
-            throw outsideScope(key, path: context.path + [key.pathComponent])
+            guard let slot = scopeSlot(for: found.entry) else {
+                throw outsideScope(key, path: context.path + [key.pathComponent])
+            }
+            return try await makeShared(recipe, holder: slot, context: context)
         }
     }
 
@@ -90,10 +94,14 @@ extension Container {
     }
 
     /// A shared instance of an async factory (`.container`, a scope's `.scoped`, custom scopes): the stored
-    /// one, or one made now while other tasks that ask wait for it. The claim is the registration's own, the one
-    /// threads take (see ``_ServiceEntryBase/claimForTask(key:graph:)``).
-    nonisolated(nonsending) private func makeShared(_ recipe: AsyncRecipe, context: AsyncContext) async throws -> Made {
-        let (entry, key) = (recipe.entry, recipe.key)
+    /// one, or one made now while other tasks that ask wait for it. The claim is `holder`'s (the registration's
+    /// own, or the scope's slot), the one threads take (see ``InstanceHolder/claimForTask(key:graph:)``).
+    nonisolated(nonsending) private func makeShared(
+        _ recipe: AsyncRecipe,
+        holder: any InstanceHolder,
+        context: AsyncContext
+    ) async throws -> Made {
+        let (entry, key) = (holder, recipe.key)
         let graph = context.graph.id
         var readStorageFirst = false
         return try await claimingInstance(
@@ -115,8 +123,8 @@ extension Container {
                 if readStorageFirst, let stored = entry.storedInstance(inGraph: graph) {
                     return (Made(value: stored), entry.endTaskBuild(build))
                 }
-                let step = AsyncStep(entry: entry, key: key, build: build, shared: true)
-                let made = try await self.build(recipe, step: step, context: context, store: graph)
+                let step = AsyncStep(entry: recipe.entry, key: key, build: build, shared: true)
+                let made = try await self.build(recipe, step: step, context: context, store: graph, in: holder)
                 return (made, entry.endTaskBuild(build))
             },
             release: { build in _ = entry.endTaskBuild(build) }
@@ -171,15 +179,20 @@ extension Container {
         }
     }
 
-    /// Calls the async factory of `recipe`, stores the instance for `store`'s graph when given (and for the
-    /// graph of a graph-scoped one with callbacks), and runs the registration's `initCompleted` callbacks.
+    /// Calls the async factory of `recipe`, stores the instance for `store`'s graph when given, in `holder` (and for
+    /// the graph of a graph-scoped one with callbacks, in the registration), and runs the registration's
+    /// `initCompleted` callbacks.
     nonisolated(nonsending) private func build(
         _ recipe: AsyncRecipe,
         step: AsyncStep,
         context: AsyncContext,
-        store: GraphIdentifier? = nil
+        store: GraphIdentifier? = nil,
+        in holder: (any InstanceHolder)? = nil
     ) async throws -> Made {
         let (entry, key) = (recipe.entry, recipe.key)
+        let target: any InstanceHolder = holder ?? entry
+        // A registration's storage is told when the graph ends; a scope's slot has none to tell.
+        let noted = !(target is ScopeSlot)
         var inner = context.appending(step)
         defer { AsyncContext.recycle(&inner) }
         let made: Made
@@ -197,28 +210,28 @@ extension Container {
         }
         guard recipe.hasCallbacks else {
             if let store {
-                guard entry.storeMade(made.value, inGraph: store) else {
+                guard target.storeMade(made.value, inGraph: store) else {
                     try await scopeEndedWhileMaking(made, key: key, context: context)
                 }
-                context.graph.noteStored(entry)
+                if noted { context.graph.noteStored(entry) }
             }
             return made
         }
         // Stored before the callbacks run, so that a cycle they close finds the instance; a shared one is marked
         // incomplete meanwhile, so that no other graph takes it before its callbacks have all run.
         let graph = store ?? (step.build != nil ? context.graph.id : nil)
-        if store != nil, let build = step.build { entry.beginTaskCompletion(build) }
-        if let graph, !entry.storeMade(made.value, inGraph: graph) {
+        if store != nil, let build = step.build { target.beginTaskCompletion(build) }
+        if let graph, !target.storeMade(made.value, inGraph: graph) {
             try await scopeEndedWhileMaking(made, key: key, context: context)
         }
         // A graph-scoped instance is noted by `makeInGraph`; a shared one here, once stored.
-        if store != nil { context.graph.noteStored(entry) }
+        if store != nil, noted { context.graph.noteStored(entry) }
         do {
             try runSegment(inner, inFactory: false) { _ in
                 try entry.runInitCompleted(resolver: self, instance: made.value)
             }
         } catch {
-            if let graph { entry.store(nil, inGraph: graph) }
+            if let graph { target.store(nil, inGraph: graph) }
             if let error = error as? ResolutionError { throw error }
             throw ResolutionError(
                 reason: .initCompletedFailed,
@@ -288,7 +301,7 @@ extension Container {
             do {
                 return try await attempt()
             } catch let busy as BuildInProgress {
-                try await BuildCoordinator.suspendWhileBuilt(busy.entry)
+                try await BuildCoordinator.suspendWhileBuilt(busy.holder)
             }
         }
     }
@@ -334,21 +347,23 @@ extension Container {
     }
 
     /// What every async request for `entry` checks before its factory runs: a verification notes the request, a
-    /// cycle on `context`'s path and a shared instance that would keep a scope's instance throw. Inlined, with
-    /// what rules each check out read here: the usual request (no verification, no registration on the path
-    /// that shares `entry`'s bit, not a scope's instance) then makes no call.
+    /// cycle on `context`'s path and a shared instance that would keep a scope's instance (`scoped`: `entry` is a
+    /// `.scoped` registration) throw. Inlined, with what rules each check out read here: the usual request (no
+    /// verification, no registration on the path that shares `entry`'s bit, not a scope's instance) then makes no
+    /// call.
     @inline(__always)
-    func checkAsyncRequest(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
+    func checkAsyncRequest(_ entry: _ServiceEntryBase, scoped: Bool, key: ServiceKey, context: AsyncContext) throws {
         if context.graph.isRecording, let asker = context.stepRegistration {
             context.graph.findings?.resolving(entry, from: asker)
         }
         if context.mayContain(entry) { try checkAsyncCycle(entry, key: key, context: context) }
-        if entry.isScopeCopy { try checkCaptive(entry, key: key, context: context) }
+        if scoped { try checkCaptive(key: key, context: context) }
     }
 
-    /// Throws when a shared instance being made on `context`'s path would keep the scope's instance of `entry`.
-    func checkCaptive(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
-        guard entry.isScopeCopy, let builder = context.sharedBuilder, !builder.isScopeCopy else { return }
+    /// Throws when a shared instance being made on `context`'s path, other than a scope's, would keep a scope's
+    /// instance of `key`.
+    func checkCaptive(key: ServiceKey, context: AsyncContext) throws {
+        guard let builder = context.sharedBuilder, builder.configuration.policy != .perScope else { return }
         throw ResolutionError(reason: .captiveDependency, key: key, path: context.path + [key.pathComponent])
     }
 }

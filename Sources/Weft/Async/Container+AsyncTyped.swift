@@ -52,7 +52,9 @@ extension Container {
                     // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
                     let typed = unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self)
                     if found.policy == .transient {
-                        try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, key: key, context: context) }
+                        try entry._withUnsafeGuaranteedRef {
+                            try checkAsyncRequest($0, scoped: false, key: key, context: context)
+                        }
                         return try await call(typed, of: entry, key: key, context: context, build: nil)
                     }
                     if found.policy == .perGraph {
@@ -162,14 +164,15 @@ extension Container {
                             return try make(Service.self, name: key.name, option: nil)
                         }
                         let awaited =
-                            found.policy == .shared ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
+                            found.policy == .shared || found.policy == .perScope
+                            ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
                         return try state.suspendingForBuild(of: awaited) {
                             try make(found, key: key, state: state) as Service
                         }
                     }
                 }
             } catch let busy as BuildInProgress {
-                try await BuildCoordinator.suspendWhileBuilt(busy.entry)
+                try await BuildCoordinator.suspendWhileBuilt(busy.holder)
             }
         }
     }
@@ -183,7 +186,8 @@ extension Container {
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
-        let awaited = found.policy == .shared ? ObjectIdentifier(found.entry.object) : nil
+        let awaited =
+            found.policy == .shared || found.policy == .perScope ? ObjectIdentifier(found.entry.object) : nil
         return try await suspendingWhileBuilt {
             // Inside the engine already: `segment` entered it.
             try segment(context, awaiting: awaited) { state in try make(found, key: key, state: state) as Service }
@@ -229,7 +233,7 @@ extension Container {
     ) async throws -> Service {
         // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
         // allocator: the bookkeeping is in the non-generic helpers below, so that only the instance itself is.
-        try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, key: key, context: context) }
+        try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, scoped: false, key: key, context: context) }
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
             case .stored(let made):

@@ -186,7 +186,7 @@ extension ServiceEntry {
     /// ```
     @discardableResult
     public func implements<Type>(_ type: Type.Type, name: String? = nil) -> ServiceEntry<Service> {
-        (copyingScope ?? owner?.container)?.forward(type, name: name, to: self)
+        owner?.container?.forward(type, name: name, to: self)
         return self
     }
 

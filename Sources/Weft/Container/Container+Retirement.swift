@@ -47,20 +47,20 @@ extension Container {
         guard !removed.isEmpty else { return }
         // After the registry change: a resolve that enters the engine at a later epoch cannot find them.
         let epoch = weft_retire_epoch()
-        let due = lock.withLock { retired.append(removed, epoch: epoch) }
+        let due = lock.withLock { registrationRecordLocked().retired.append(removed, epoch: epoch) }
         if due { releaseRetired() }
     }
 
     /// Releases the retired registrations that no resolve can still be using.
     func releaseRetired() {
         let oldest = weft_oldest_activity()
-        let unused = lock.withLock { retired.takeUnused(before: oldest) }
+        let unused = lock.withLock { registrationRecord?.retired.takeUnused(before: oldest) }
         // Released here, outside the lock: a factory's captures may have deinits that use the container.
         _ = unused
     }
 
     /// How many replaced or removed registrations the container still keeps; for tests.
     var retiredCount: Int {
-        lock.withLock { retired.count }
+        lock.withLock { registrationRecord?.retired.count ?? 0 }
     }
 }

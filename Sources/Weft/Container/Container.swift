@@ -55,31 +55,20 @@ public final class Container: @unchecked Sendable {
     /// Tells containers apart in per-thread lookup caches; never reused, unlike an address.
     @usableFromInline let serial = weft_next_container_serial()
     /// ``noArguments``, read from here on the hot path (a global is initialised lazily, checked on each use).
-    @usableFromInline let noArgumentsType: Any.Type = noArguments
+    @usableFromInline let noArgumentsType: Any.Type
 
-    /// Guards `services`, `retired`, `behaviors`, `sharedReference` and `restoredGraph`; never held while user
-    /// code runs.
+    /// Guards `services`, `registrationRecord`, `lifetime` and `restoredGraph`; never held while user code runs.
     let lock = InlineLock()
     /// The registrations; inside the container rather than an object of its own, so that a scope (a container
     /// that seldom registers anything) costs one allocation less.
     @exclusivity(unchecked) private var services = Registry()
-    // `retired` and `behaviors` are read and written only under `lock`, which already excludes overlapping
-    // access: unchecked, so that registering does not pay for a dynamic exclusivity check.
-    /// Registrations replaced or removed, kept until no resolve that could have found them still runs (see
-    /// `Container+Retirement.swift`): resolves in flight refer to registrations without retaining them
-    /// (retaining costs an atomic operation on memory that every thread resolving the service shares). Their
-    /// instances are discarded at once.
-    @exclusivity(unchecked) var retired = RetiredRegistrations()
-    @exclusivity(unchecked) private var behaviors: [any Behavior] = []
-    /// The weak reference to this container that its registrations share; made by the first one.
-    @exclusivity(unchecked) private var sharedReference: ContainerReference?
     private var restoredGraph: GraphIdentifier?
-    /// What the container owns for teardown, and a scope's copies of `.scoped` registrations; empty arrays
+    /// What the container owns for teardown, and a scope's slots of `.scoped` registrations; empty arrays
     /// until first needed, which cost no allocation. Guarded by `lock`.
     @exclusivity(unchecked) var lifetime = LifetimeRecord()
-    /// Decorators and collections declared in this container (see `Container+Decorators.swift` and
-    /// `Container+Collections.swift`); nil until the first, so that other containers pay one word. Guarded by `lock`.
-    @exclusivity(unchecked) var compositions: CompositionTable?
+    /// What the container keeps for registering (see ``RegistrationRecord``); nil until first needed, so that a
+    /// scope that registers nothing initialises and releases one field for all of it. Guarded by `lock`.
+    @exclusivity(unchecked) var registrationRecord: RegistrationRecord?
 
     init(
         parent: Container? = nil,
@@ -94,6 +83,8 @@ public final class Container: @unchecked Sendable {
         self.defaultObjectScope = defaultObjectScope
         self.synchronized = synchronized
         scopeBase = isScope ? parent.map { $0.scopeBase ?? Unmanaged.passUnretained($0) } : nil
+        // The parent's: the global's lazy initialisation check is a call, which every scope would pay.
+        noArgumentsType = parent?.noArgumentsType ?? noArguments
     }
 
     /// Makes a container.
@@ -127,14 +118,14 @@ public final class Container: @unchecked Sendable {
 
     /// Adds a behavior, told about each registration made after this call.
     public func addBehavior(_ behavior: any Behavior) {
-        lock.withLock { behaviors.append(behavior) }
+        lock.withLock { registrationRecordLocked().behaviors.append(behavior) }
     }
 
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
     public func removeAll() {
         let (removed, reference) = lock.withLock {
             compositions?.removeCollections()
-            return (services.removeAll(), sharedReference)
+            return (services.removeAll(), registrationRecord?.sharedReference)
         }
         weft_registry_changed()
         // Each once: a registration stored under several keys is listed once per key. One forwarded here from
@@ -208,15 +199,17 @@ public final class Container: @unchecked Sendable {
             countedAsRegisteringScope = true
             weft_registering_scopes_add(1)
         }
-        let reference = referenceLocked()
+        let record = registrationRecordLocked()
+        let reference = referenceLocked(in: record)
         // A new registration is decorated before anyone can see it (see `CompositionTable`); the descendants that
         // decorate what this container registers are told after the lock is let go.
+        let compositions = record.compositions
         let composed = compositions != nil
         if composed { compositions.unsafelyUnwrapped.noteAdded(entry, key: key) }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
-        let told = behaviors.isEmpty ? nil : (behaviors, key.name)
+        let told = record.behaviors.isEmpty ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
         if replaced === entry {
             replaced = nil
@@ -254,12 +247,12 @@ public final class Container: @unchecked Sendable {
         }
     }
 
-    /// The weak reference to this container that its registrations share, made on first use; the caller holds
-    /// `lock`.
-    func referenceLocked() -> ContainerReference {
-        if let sharedReference { return sharedReference }
+    /// The weak reference to this container that its registrations share, kept in `record` (this container's),
+    /// made on first use; the caller holds `lock`.
+    func referenceLocked(in record: RegistrationRecord) -> ContainerReference {
+        if let sharedReference = record.sharedReference { return sharedReference }
         let made = ContainerReference(self)
-        sharedReference = made
+        record.sharedReference = made
         return made
     }
 
@@ -276,17 +269,10 @@ public final class Container: @unchecked Sendable {
     }
 
     /// The registration for `key`, here or in the nearest parent that has one.
-    ///
-    /// A `.scoped` registration seen from inside a scope is answered with the scope's own copy of it.
     func entry(for key: ServiceKey) -> (_ServiceEntryBase)? {
         var container: Container? = self
-        var scope: Container?
         while let current = container {
-            if scope == nil, current.isScope { scope = current }
-            if let entry = current.lock.withLock({ current.services[key] }) {
-                guard let scope, entry.configuration.policy == .perScope else { return entry }
-                return scope.scopeCopy(of: entry, cached: true)
-            }
+            if let entry = current.lock.withLock({ current.services[key] }) { return entry }
             container = current.parent
         }
         return nil
@@ -295,6 +281,11 @@ public final class Container: @unchecked Sendable {
     /// The registration stored under `key` in this container itself (not in a parent), if any.
     func ownEntry(for key: ServiceKey) -> _ServiceEntryBase? {
         lock.withLock { services[key] }
+    }
+
+    /// Whether `entry` is stored in this container itself (not in a parent), under any key.
+    func holdsOwnRegistration(_ entry: _ServiceEntryBase) -> Bool {
+        lock.withLock { services.contains(entry) }
     }
 
     /// Whether registrations were added to this container itself (not to a parent) and are still there.
@@ -358,20 +349,17 @@ public final class Container: @unchecked Sendable {
 
     deinit {
         // First: from here on no registration hands this container an instance to tear down.
-        sharedReference?.containerIsGone()
+        registrationRecord?.sharedReference?.containerIsGone()
         if restoredGraph != nil { weft_restored_graphs_add(-1) }
         if countedAsRegisteringScope { weft_registering_scopes_add(-1) }
+        // An ended scope's slots are empty (see `finishEnd()`).
+        if isScope, !lifetime.ended { lifetime.slots.releaseInstances() }
         if !lifetime.owned.isEmpty, !lifetime.ended {
             Container.log(.notTornDown(lifetime.owned.map(\.name.description), scope: isScope))
         }
-        if isScope { recycleCopies() }
         // Released one after the other rather than each from its child's release, which would nest once per
         // container on the chain (and overflow a small stack).
         if chainDepth >= Self.longChain { Self.releaseChain(from: parentLink.container.take()) }
-        // A spare copy holds its registration, which holds the spare: the pair would outlive the container. Checked
-        // first: iterating even an empty list retains it (a scope never has any).
-        guard !lifetime.spareOwners.isEmpty else { return }
-        for owner in lifetime.spareOwners { owner.dropSpares() }
     }
 }
 

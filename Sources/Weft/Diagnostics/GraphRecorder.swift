@@ -96,9 +96,9 @@
             }
         }
 
-        /// The node of `entry`; a scope's copy of a `.scoped` registration is the registration's node.
+        /// The node of `entry`.
         func node(of entry: _ServiceEntryBase) -> Int? {
-            nodeOfEntry[ObjectIdentifier(entry.scopeOriginal ?? entry)]
+            nodeOfEntry[ObjectIdentifier(entry)]
         }
 
         /// Notes that a build of `entry` (a transient or graph-scoped registration without `initCompleted`

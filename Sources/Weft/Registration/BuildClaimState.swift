@@ -1,6 +1,6 @@
-/// The claim to build one registration's shared instance (or one scope's copy of it): who builds it now, and
-/// whether what they build may be kept. One per registration, for both kinds of builder, guarded by the
-/// registration's lock; a small state machine:
+/// The claim to build one registration's shared instance (or one scope's instance of it): who builds it now, and
+/// whether what they build may be kept. One per registration (and per scope's slot), for both kinds of builder,
+/// guarded by the registration's lock (the scope's); a small state machine:
 ///
 /// - **free**: nobody builds. A thread or a task that finds no instance takes the claim.
 /// - **held by a thread** (``holder`` is that thread's resolution): the thread's factory runs, then its callbacks.

@@ -219,7 +219,7 @@ extension ServiceEntry {
     /// container or a child to publish in its place; nil when it cannot be decorated.
     func decoratedCopy(with decorators: [Decorator<Service>]) -> ServiceEntry<Service>? {
         if !isPlain, !(erasedFactory?.value is any DecoratableFactory) { return nil }
-        let copy = copy(scope: nil)
+        let copy = copy()
         copy.decoratorCount = decoratorCount
         copy.isCollection = isCollection
         copy.wrapFactory(in: decorators)

@@ -66,11 +66,13 @@ extension Container {
     /// Adds `added`, a decorator of `serviceType` under `name`, after the container's others of that service.
     func add<Service>(_ added: Decorator<Service>, of serviceType: Service.Type, name: String?) {
         let key = ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name)
-        let watcher = lock.withLock {
+        let watcher: ContainerReference? = lock.withLock {
             let table = compositions ?? CompositionTable()
             compositions = table
             _ = table.addDecorator(added, for: key)
-            return parent == nil ? nil : table.decoratesInherited(serviceType, for: key, reference: referenceLocked())
+            guard parent != nil else { return nil }
+            return table.decoratesInherited(
+                serviceType, for: key, reference: referenceLocked(in: registrationRecordLocked()))
         }
         // An ancestor's registration made from now on is decorated here too (see `InheritedDecoration.swift`).
         if let watcher { watchAncestors(watcher) }

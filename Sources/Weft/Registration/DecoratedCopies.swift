@@ -75,7 +75,7 @@ extension ServiceEntry {
         // configuration reaches the copy only after it lets go of this lock.
         copy.lock.withLock {
             (copy.scope, copy.behavior) = (scope, behavior)
-            copy.policy = Self.policy(of: behavior, scopeCopy: false)
+            copy.policy = Self.policy(of: behavior)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
         }
         lock.unlock()

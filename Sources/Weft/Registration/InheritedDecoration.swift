@@ -20,7 +20,7 @@ extension Container {
         // Again when an ancestor registered under `key` meanwhile: its notice may have come while this container's
         // copy was not yet remembered as inherited.
         var inherited = parent.entry(for: key)
-        while let source = inherited, !source.isScopeCopy {
+        while let source = inherited {
             if source.serviceType != serviceType {
                 addDecoratedForward(serviceType, key: key, to: source)
             } else if let source = source as? ServiceEntry<Service> {

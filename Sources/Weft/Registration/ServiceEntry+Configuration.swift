@@ -1,8 +1,7 @@
 import WeftAtomics
 
-/// A registration's configuration after `register` (its scope and `initCompleted` callbacks), the copies a
-/// scope or a verification makes of it, and the handing of the instances it keeps to the container that
-/// tears them down.
+/// A registration's configuration after `register` (its scope and `initCompleted` callbacks), the copy a
+/// verification makes of it, and the handing of the instances it keeps to the container that tears them down.
 extension ServiceEntry {
     /// Sets the object scope in which instances of this registration are shared.
     ///
@@ -13,23 +12,21 @@ extension ServiceEntry {
         let dropped = lock.withLock {
             scope = objectScope
             behavior = ScopeBehavior.of(objectScope)
-            policy = Self.policy(of: behavior, scopeCopy: isScopeCopy)
-            configurationChanges &+= 1
+            policy = Self.policy(of: behavior)
             defer {
                 madeStorage = nil
                 typedShared = nil
                 gatedStorage = nil
             }
-            return (madeStorage, typedShared, gatedStorage, takeSparesLocked(), scopeFollowers)
+            return (madeStorage, typedShared, gatedStorage, scopeFollowers)
         }
         weft_registry_changed()
         // Released outside the lock: a deinit may call back into the container.
         Self.free(dropped.1)
         withExtendedLifetime(dropped.0) {}
         withExtendedLifetime(dropped.2) {}
-        withExtendedLifetime(dropped.3) {}
         // A decorated forward keeps its instances in the scope of the registration it forwards to.
-        for follower in (dropped.4 ?? [:]).values { follower.inObjectScope(objectScope) }
+        for follower in (dropped.3 ?? [:]).values { follower.inObjectScope(objectScope) }
         return self
     }
 
@@ -54,14 +51,12 @@ extension ServiceEntry {
     /// - Returns: `self`, to chain further configuration.
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
-        let (dropped, followers) = lock.withLock {
+        let followers = lock.withLock {
             initCompletedActions = (initCompletedActions ?? []) + [completed]
             hasCallbacks = true
-            configurationChanges &+= 1
-            return (takeSparesLocked(), scopeFollowers)
+            return scopeFollowers
         }
         weft_registry_changed()
-        withExtendedLifetime(dropped) {}
         // A decorated copy resolves in this registration's place (see `DecoratedCopies.swift`).
         for case let follower as any CallbackFollowing in (followers ?? [:]).values {
             follower.followInitCompleted(completed)
@@ -69,55 +64,45 @@ extension ServiceEntry {
         return self
     }
 
-    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances: a
-    /// scope's copy when `scope` is given, otherwise a copy that belongs to the container it is first added to.
-    func copy(scope owningScope: Container?) -> ServiceEntry<Service> {
-        let forScope = owningScope != nil
+    /// A registration with this one's factory, scope, callbacks and declared dependencies, and no instances, that
+    /// belongs to the container it is first added to.
+    func copy() -> ServiceEntry<Service> {
         let copy =
             isPlain
             ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
             : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
-        copy.isScopeCopy = forScope
-        copy.scopeOriginal = forScope ? self : nil
         lock.withLock {
             (copy.scope, copy.behavior) = (scope, behavior)
-            copy.policy = Self.policy(of: behavior, scopeCopy: forScope)
+            copy.policy = Self.policy(of: behavior)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
             copy.discards = discards
-            copy.configurationChanges = configurationChanges
         }
         copy.declaredDependencies = declaredDependencies
         copy.decoratedFactory = decoratedFactory
         copy.decoratorCount = decoratorCount
         copy.asyncFactory = asyncFactory
         copy.runsOnMainActor = runsOnMainActor
-        copy.copyingScope = owningScope
         return copy
     }
 
-    /// The policy of a registration in a scope that behaves as `behavior`; a scope's copy of a `.scoped`
-    /// registration is the scope's shared instance.
+    /// The policy of a registration in a scope that behaves as `behavior`.
     ///
     /// A value has no identity to share: a graph-scoped registration of a struct, enum or tuple runs its
     /// factory for every request, as Swinject does (its graph storage keeps values through a weak box, which
     /// never holds one). A protocol or `Any` service may hold a class instance, so it shares as the scope says.
     @inline(__always)
-    static func policy(of behavior: ScopeBehavior, scopeCopy: Bool) -> SharingPolicy {
+    static func policy(of behavior: ScopeBehavior) -> SharingPolicy {
         switch behavior.sharing {
-        case .perScope where scopeCopy: return .shared
         case .perGraph where TypeKind.isPlainValue(Service.self): return .transient
         default: return behavior.sharing
         }
     }
 
-    /// Hands a new instance that the container keeps (`.container`, or `.scoped` in a scope) and that adopts
-    /// ``Teardown`` or ``AsyncTeardown`` to its container, which tears it down when it ends.
-    ///
-    /// A scope's instance is handed over even without teardown, so that the scope can refuse it when it has
-    /// ended while the instance was being made: then it is discarded here and false is returned.
+    /// Hands a new instance that the container keeps (`.container`) and that adopts ``Teardown`` or
+    /// ``AsyncTeardown`` to its container, which tears it down when it ends. (A scope's instance is handed to its
+    /// scope by its ``ScopeSlot``.)
     func noteOwned(_ instance: Any) -> Bool {
         let kind = teardownKind(of: instance)
-        if isScopeCopy { return adoptByScope(instance, kind: kind) }
         guard kind.needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
         let owned = OwnedInstance(instance: instance, kind: kind, name: TeardownName(serviceType))
         // A container that is gone has nothing to tear down; the instance is released with the registration.
@@ -125,25 +110,12 @@ extension ServiceEntry {
         return true
     }
 
-    /// Hands a new instance of this scope's copy, torn down as `kind` says, to the copy's scope; discards it and
-    /// returns false when the scope has ended while the instance was being made.
-    func adoptByScope(_ instance: Any, kind: TeardownKind) -> Bool {
-        guard let scope = copyingScope, scope.adoptScoped(instance, kind: kind, name: TeardownName(serviceType)) else {
-            discardInstance()
-            return false
-        }
-        return true
-    }
-
-    /// Whether and how `instance` is torn down, remembered for its type by the registration (by the original of
-    /// a scope's copy, which lives as long as one scope).
+    /// Whether and how `instance` is torn down, remembered for its type by the registration.
     func teardownKind(of instance: Any) -> TeardownKind {
         let type = ObjectIdentifier(Swift.type(of: instance))
-        // A scope's copy is made from a registration of the same service type.
-        // Through the base class: naming `ServiceEntry<Service>` here would look up its metadata on every call.
-        if let known = withHome({ $0.teardownKnown(for: type) }) { return known }
+        if let known = teardownKnown(for: type) { return known }
         let kind = TeardownKind.of(instance)
-        withHome { $0.rememberTeardown(kind, for: type) }
+        rememberTeardown(kind, for: type)
         return kind
     }
 }

@@ -4,7 +4,7 @@
 /// thread, the storage is read again.
 extension ServiceEntry {
     /// Whether this registration's storage is a custom scope's, called through its gate; read under the lock.
-    var usesGate: Bool { !behavior.isBuiltIn && originalReference == nil }
+    var usesGate: Bool { !behavior.isBuiltIn }
 
     /// The custom scope's storage, made on first need with the lock let go, since making it runs the scope
     /// object's code. When threads race to make it, one storage is kept; the lock is not held on return.

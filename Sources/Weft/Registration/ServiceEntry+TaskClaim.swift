@@ -7,7 +7,6 @@
 extension ServiceEntry {
     /// See ``_ServiceEntryBase/claimForTask(key:graph:)``.
     func claimingForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
-        if originalReference != nil { dropIfOriginalDiscarded() }
         let storage = lockWithStorage()
         let gated = storage == nil && usesGate
         // A build in flight first: its instance may be stored already while its callbacks still run.
@@ -27,9 +26,6 @@ extension ServiceEntry {
 
     /// See ``_ServiceEntryBase/endTaskBuild(_:)``.
     func endingTaskBuild(_ build: AsyncBuild) -> Bool {
-        // A scope's copy whose original discarded since the claim: the build is stale, and its instance goes now
-        // rather than at the next claim, which the waiters, handed the instance directly, would not make.
-        if originalReference != nil { dropIfOriginalDiscarded() }
         lock.lock()
         // Only a task takes a claim over (from a thread whose build is about to fail): the build still holds it.
         guard buildClaim.taskBuild === build else {

@@ -47,33 +47,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
     /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
     @usableFromInline @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
-    /// For a scope's copy: memory for ``typedShared``, uninitialised, left by the copy's last scope, so that the
-    /// next scope's instance is kept without an allocation (see ``storeScoped(_:erased:)``).
-    @exclusivity(unchecked) var spareSlot: UnsafeMutablePointer<Service>?
-    /// For a scope's copy: the slot whose instance its scope released when it ended (see
-    /// ``endScopedInstance()``), to become ``spareSlot`` when the copy is reused. Read only then, when nothing
-    /// else refers to the copy.
-    @exclusivity(unchecked) var releasedSlot: UnsafeMutablePointer<Service>?
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
     @exclusivity(unchecked) private var dependents = DependentList()
     /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
     /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
-    /// type. A scope's copy keeps its own, learnt from its original's (see ``storeScoped(_:erased:)``).
-    @exclusivity(unchecked) var knownTeardown: (type: ObjectIdentifier, kind: TeardownKind)?
-    /// For a scope's copy: whether `Service` is a protocol type, whose instances' dynamic type is read from them
-    /// erased to `Any` (see ``dynamicType(of:opening:)``); learnt with ``knownTeardown``.
-    @exclusivity(unchecked) var opensInstances = false
-    /// Scopes' copies of this registration whose scopes are gone, kept for the next scopes (a copy is made for
-    /// every scope that uses the registration: reusing one spares its allocation, its configuration's copy and
-    /// its destruction), linked through ``_ServiceEntryBase/nextSpare``; at most ``mostSpares``. Dropped when the
-    /// configuration changes, which copies repeat, and when the registration is retired.
-    @exclusivity(unchecked) var spares: _ServiceEntryBase?
-    @exclusivity(unchecked) var spareCount = 0
-    /// Whether a container has this registration in its list of those to release spares of (see
-    /// ``Container/listSpareOwner(_:)``): a spare and its original hold each other.
-    @exclusivity(unchecked) var listedForSpares = false
+    /// type.
+    @exclusivity(unchecked) var knownTeardown: KnownTeardown?
 
     init(
         serviceType: Service.Type,
@@ -85,7 +66,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.scope = objectScope
         self.behavior = objectScope.behavior
-        self.policy = Self.policy(of: behavior, scopeCopy: false)
+        self.policy = Self.policy(of: behavior)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -102,7 +83,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.plainFactory = plainFactory
         self.scope = objectScope
         self.behavior = objectScope.behavior
-        self.policy = Self.policy(of: behavior, scopeCopy: false)
+        self.policy = Self.policy(of: behavior)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -149,7 +130,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     {
-        if originalReference != nil { dropIfOriginalDiscarded() }
         let storage: (any InstanceStorage)?
         if policy == .transient {
             lock.lock()
@@ -213,7 +193,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
-        if originalReference != nil { dropIfOriginalDiscarded() }
         let storage = lockWithStorage()
         if storage == nil, usesGate {
             lock.unlock()
@@ -224,10 +203,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
-        // A scope's copy keeps its instance typed (see `lockWithStorage()`).
-        if originalReference != nil, let instance, let typed = instance as? Service {
-            return storeShared(typed, erased: instance, inGraph: graph)
-        }
         let storage = lockWithStorage()
         if storage == nil, usesGate {
             let shared = policy == .shared
@@ -261,8 +236,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     deinit {
         Self.free(typedShared)
-        spareSlot?.deallocate()
-        releasedSlot?.deallocate()
     }
 
     override func discardInstance() {
@@ -277,11 +250,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         }
         // An instance being built now may already hold what is being discarded: it must not be kept.
         buildClaim.markStale()
-        // Scopes' copies compare their count with this one (a copy's own count is its original's).
-        if originalReference == nil { discards &+= 1 }
+        // Scopes' slots compare their count with this one (see `ScopeSlot`).
+        discards &+= 1
         let typed = typedShared
         typedShared = nil
-        // A scope's copy and a registration never resolved have no storage: nothing more to take out.
+        // A registration never resolved has no storage: nothing more to take out.
         guard madeStorage != nil || gatedStorage != nil else {
             lock.unlock()
             return Self.free(typed)
@@ -306,6 +279,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         defer { lock.unlock() }
         return discards
+    }
+
+    override func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (discards, knownTeardown)
     }
 
     override func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {
@@ -340,11 +319,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func retire() {
-        lock.lock()
-        retired = true
-        let dropped = takeSparesLocked()
-        lock.unlock()
-        withExtendedLifetime(dropped) {}
+        lock.withLock { retired = true }
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {
@@ -354,36 +329,19 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
     /// same factory, scope, `initCompleted` callbacks and declared dependencies, but no instances.
     override func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase {
-        let copy = copy(scope: nil)
+        let copy = copy()
         for key in keys { container.add(copy, as: Service.self, key: key) }
         return copy
     }
 
-    /// A copy of this `.scoped` registration for `scope`: the same factory and
-    /// callbacks, keeping one instance for the scope (the scope's copy is shared, like `.container`, within the
-    /// scope). Every key this registration is found under leads to the same copy.
-    override func copyForScope(_ scope: Container) -> _ServiceEntryBase {
-        takeSpare(for: scope) ?? copy(scope: scope)
+    // A scope's slot keeps its instance as `ServiceEntry+ScopeSlot.swift` says.
+    override func erasedSlotInstance(_ bits: UnsafeMutableRawPointer) -> Any {
+        Self.slotInstance(bits)
     }
 
-    override func recycle(_ copy: consuming _ServiceEntryBase, from scope: Container) {
-        keepSpare(copy, from: scope)
-    }
-
-    override func emptiedForReuse() -> Bool {
-        emptyForReuse()
-    }
-
-    override func endScopedInstance() {
-        endScoped()
-    }
-
-    override func dropSpares() {
-        lock.lock()
-        let dropped = takeSparesLocked()
-        listedForSpares = false
-        lock.unlock()
-        withExtendedLifetime(dropped) {}
+    override func slotBits(ofErased instance: Any) -> UnsafeMutableRawPointer? {
+        guard let typed = instance as? Service else { return nil }
+        return Self.slotBits(of: typed)
     }
 
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {

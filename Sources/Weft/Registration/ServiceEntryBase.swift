@@ -46,9 +46,8 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
 /// can be used without retaining it, which an existential cannot (retaining is an atomic operation on
 /// memory every thread resolving the service shares).
 ///
-/// Its configuration fields are set before the entry is published and never changed afterwards (a scope's copy
-/// is filled in under the scope's lock before any resolve can find it): they skip dynamic exclusivity checks,
-/// which would cost each read a call into the runtime.
+/// Its configuration fields are set before the entry is published and never changed afterwards: they skip dynamic
+/// exclusivity checks, which would cost each read a call into the runtime.
 public class _ServiceEntryBase: @unchecked Sendable {
     /// The type the entry was registered for.
     public let serviceType: Any.Type
@@ -74,34 +73,11 @@ public class _ServiceEntryBase: @unchecked Sendable {
     @exclusivity(unchecked) var scopeFollowers: [ServiceKey: any ScopeFollowing]?
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
     @exclusivity(unchecked) var runsOnMainActor = false
-    /// Whether this is a scope's own copy of a `.scoped` registration of one of its parents (see
-    /// ``Container/makeScope()``).
-    @exclusivity(unchecked) var isScopeCopy = false
-    /// For a scope's copy: the registration it copies.
-    @exclusivity(unchecked) var scopeOriginal: _ServiceEntryBase? {
-        didSet { originalReference = scopeOriginal.map(Unmanaged.passUnretained) }
-    }
-    /// ``scopeOriginal``, to use without retaining it (the copy keeps it): the original is referred to weakly by
-    /// the registrations it depends on, and retaining an object with weak references goes through its side
-    /// table.
-    @usableFromInline @exclusivity(unchecked) private(set) var originalReference: EntryReference?
-    /// For a scope's copy: the scope, which keeps its copies. Neither weak (which would give the scope a side table
-    /// to make and free) nor `unowned(safe)` (whose count every scope's copy would raise and lower, atomically):
-    /// a copy is used only by resolves through its scope, which hold the scope, and a released scope empties
-    /// this before its copy is reused (see `ServiceEntry+Spares.swift`).
-    @exclusivity(unchecked) unowned(unsafe) var copyingScope: Container?
-    /// For a registration: how many times its instances were discarded (see ``ServiceEntry``'s `discardInstance()`).
-    /// For a scope's copy: its original's count when the copy's instance was claimed; a copy whose original has
-    /// discarded since drops its instance before using it (see `dropIfOriginalDiscarded()`). Guarded by the
-    /// registration's lock.
+    /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discardInstance()`): a
+    /// scope's instance made under an older count is stale (see ``ScopeSlot``). Guarded by the registration's lock.
     @exclusivity(unchecked) var discards: UInt64 = 0
-    /// Counts changes of the configuration (scope, callbacks); a scope's copy remembers the count it was made
-    /// with, and is kept as a spare only while the count is still its original's. Guarded by the lock.
-    @exclusivity(unchecked) var configurationChanges: UInt32 = 0
-    /// For a spare scope's copy: the next spare of the same original (see ``ServiceEntry``'s `spares`).
-    @exclusivity(unchecked) var nextSpare: _ServiceEntryBase?
     /// The container the registration belongs to, without keeping it alive: the first container it is added to (see
-    /// ``Container/add(_:as:key:)``); nil for a scope's copy (see ``copyingScope``). Set under that container's lock before
+    /// ``Container/add(_:as:key:)``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
     @exclusivity(unchecked) var owner: ContainerReference?
     /// Under how many keys the owner's registry holds this registration; guarded by the owner's lock. When it
@@ -138,6 +114,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func discardInstance() { abstract() }
     /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
+    /// ``discardCount()`` and what ``teardownKnown(for:)`` knows, read in one hold of the lock.
+    func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) { abstract() }
     /// How instances of the dynamic type `type` are torn down, when this registration has checked that type.
     func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? { abstract() }
     /// Remembers how instances of the dynamic type `type` are torn down.
@@ -164,32 +142,15 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func takeDependents() -> [_ServiceEntryBase] { abstract() }
     /// Registers a copy of this registration in `container` under `keys`: see ``ServiceEntry``'s.
     func copyForVerification(into container: Container, keys: [ServiceKey]) -> _ServiceEntryBase { abstract() }
-    /// A copy of this `.scoped` registration that keeps the instance of one scope, the one `owner` refers to.
-    func copyForScope(_ scope: Container) -> _ServiceEntryBase { abstract() }
-    /// Takes back a copy of this registration whose scope is gone, to hand to a later scope (see
-    /// ``ServiceEntry``'s `spares`); the copy is not used by anyone else.
-    /// `scope` is the released scope, whose parent releases the spares when it is released.
-    func recycle(_ copy: consuming _ServiceEntryBase, from scope: Container) { abstract() }
-    /// Empties this scope's copy, whose scope is gone, for reuse; false when it cannot be reused (a build its
-    /// scope never finished still claims it).
-    func emptiedForReuse() -> Bool { abstract() }
-    /// Releases the instance of this scope's copy, whose scope ends, keeping the memory of its typed slot for the
-    /// copy's next scope.
-    func endScopedInstance() { abstract() }
-    /// Releases the spare copies this registration keeps (see ``recycle(_:)``).
-    func dropSpares() { abstract() }
     /// Stores an instance an async factory made, as ``store(_:inGraph:)`` does, with the typed copy that lets
     /// a synchronous resolve of a `.container` instance skip the dynamic cast.
     @discardableResult
     func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool { abstract() }
 
-    /// Calls `body` with the registration that keeps what a scope's copy shares with its original (the
-    /// original; any other registration is its own), without retaining it.
-    @inline(__always)
-    func withHome<T>(_ body: (_ServiceEntryBase) throws -> T) rethrows -> T {
-        guard let originalReference else { return try body(self) }
-        return try originalReference._withUnsafeGuaranteedRef(body)
-    }
+    /// A copy of the instance a ``ScopeSlot`` keeps for this registration as `bits`, erased.
+    func erasedSlotInstance(_ bits: UnsafeMutableRawPointer) -> Any { abstract() }
+    /// `instance`, as a ``ScopeSlot`` keeps an instance of this registration; nil when it is not one.
+    func slotBits(ofErased instance: Any) -> UnsafeMutableRawPointer? { abstract() }
 
     /// Discards this registration's kept instance and, transitively, the kept instances that were made
     /// with it: a singleton never keeps a dependency whose registration was replaced or reset.

@@ -70,15 +70,15 @@ enum BuildCoordinator {
 /// instance that async code asked for directly: the async caller suspends until that build ends, then asks
 /// again (a task never blocks a cooperative thread waiting for another thread's factory).
 struct BuildInProgress: Error {
-    let entry: _ServiceEntryBase
+    let holder: any InstanceHolder
 }
 
 extension BuildCoordinator {
-    /// Suspends the calling task until nobody builds `entry`; throws `CancellationError` when the task is
-    /// cancelled first. A waiting task holds nothing another build needs, so it closes no cycle of waits.
-    static func suspendWhileBuilt(_ entry: _ServiceEntryBase) async throws {
-        while entry.builder != nil {
-            guard await condition.suspend(while: { entry.builder != nil }) else { throw CancellationError() }
+    /// Suspends the calling task until nobody builds `holder`'s instance; throws `CancellationError` when the task
+    /// is cancelled first. A waiting task holds nothing another build needs, so it closes no cycle of waits.
+    static func suspendWhileBuilt(_ holder: any InstanceHolder) async throws {
+        while holder.builder != nil {
+            guard await condition.suspend(while: { holder.builder != nil }) else { throw CancellationError() }
         }
     }
 }
@@ -92,10 +92,10 @@ extension _ServiceEntryBase: BuildWaitTarget {
 }
 
 extension Container {
-    /// Returns the stored instance of `entry`, or `nil` when the caller must build it (having claimed it
+    /// Returns the stored instance `holder` keeps, or `nil` when the caller must build it (having claimed it
     /// if `coordinated`).
     func acquire(
-        _ entry: _ServiceEntryBase,
+        _ holder: any InstanceHolder,
         key: ServiceKey,
         state: ResolutionState,
         graph: GraphIdentifier,
@@ -103,11 +103,11 @@ extension Container {
         coordinated: Bool
     ) throws -> (instance: Any?, claimed: Bool) {
         while true {
-            switch entry.claim(by: state, graph: graph, policy: policy, coordinated: coordinated) {
+            switch holder.claim(by: state, graph: graph, policy: policy, coordinated: coordinated) {
             case .stored(let instance):
                 return (instance, false)
             case .claimed:
-                state.claims.append(entry)
+                state.claims.append(holder)
                 return (nil, true)
             case .free:
                 return (nil, false)
@@ -121,21 +121,21 @@ extension Container {
             case .busy:
                 // Asked for directly by async code: it suspends (see ``BuildCoordinator/suspendWhileBuilt(_:)``)
                 // rather than blocking its thread here. Nothing has been made in this resolve yet.
-                if state.suspendsForBuildOf == ObjectIdentifier(entry), state.frames.isEmpty {
-                    throw BuildInProgress(entry: entry)
+                if state.suspendsForBuildOf == ObjectIdentifier(holder.registration), state.frames.isEmpty {
+                    throw BuildInProgress(holder: holder)
                 }
-                if let adopted = try waitForBuilder(of: entry, key: key, state: state) {
-                    state.adopted.append(entry)
+                if let adopted = try waitForBuilder(of: holder, key: key, state: state) {
+                    state.adopted.append(holder)
                     return (adopted, false)
                 }
             }
         }
     }
 
-    /// Waits until nobody else builds `entry`; returns another thread's instance instead when waiting
+    /// Waits until nobody else builds `holder`'s instance; returns another thread's instance instead when waiting
     /// would deadlock.
     private func waitForBuilder(
-        of entry: _ServiceEntryBase,
+        of entry: any InstanceHolder,
         key: ServiceKey,
         state: ResolutionState
     ) throws -> Any? {
@@ -159,17 +159,19 @@ extension Container {
         }
     }
 
-    /// Releases every claim `state` still holds.
-    func releaseClaims(of state: ResolutionState) {
-        for entry in state.claims.removeAll() {
-            entry.releaseClaim(by: state)
+    /// Releases every claim `state` still holds. When the resolve `failed`, a scope's instance whose claim is
+    /// still held (its callbacks did not all run) is discarded, as a registration's is (see `completeGraph`).
+    func releaseClaims(of state: ResolutionState, failed: Bool = false) {
+        for holder in state.claims.removeAll() {
+            if failed, let slot = holder as? ScopeSlot, slot.builder?.state === state { slot.discard() }
+            holder.releaseClaim(by: state)
         }
     }
 
-    /// Releases the claim on `entry` now that its instance is complete.
-    func releaseClaim(on entry: _ServiceEntryBase, state: ResolutionState) {
-        state.claims.remove(entry)
-        entry.releaseClaim(by: state)
+    /// Releases the claim on `holder` now that its instance is complete.
+    func releaseClaim(on holder: any InstanceHolder, state: ResolutionState) {
+        state.claims.remove(holder)
+        holder.releaseClaim(by: state)
     }
 
     /// Waits until the instances taken from other threads to break a wait cycle are complete, so that

@@ -1,4 +1,4 @@
-/// The shared registrations one thread's resolution claimed and has not released yet (see
+/// The shared instances (registrations' or scopes' slots) one thread's resolution claimed and has not released yet (see
 /// ``ResolutionState/claims``).
 ///
 /// Builds release their claims last-in first-out, and deferred `initCompleted` callbacks, which run oldest
@@ -7,7 +7,7 @@
 /// from an array would move every later claim and make a wide graph quadratic.
 struct ClaimList {
     /// The claims in the order they were made; nil where one was released.
-    private var slots: [_ServiceEntryBase?] = []
+    private var slots: [(any InstanceHolder)?] = []
     /// Every slot before it is nil.
     private var start = 0
     /// How many claims are held.
@@ -17,18 +17,18 @@ struct ClaimList {
     var isEmpty: Bool { count == 0 }
 
     /// Records a claim on `entry`.
-    mutating func append(_ entry: _ServiceEntryBase) {
+    mutating func append(_ entry: any InstanceHolder) {
         slots.append(entry)
         count += 1
     }
 
     /// The claimed registrations, by identity.
     var identifiers: Set<ObjectIdentifier> {
-        Set(slots[start...].compactMap { $0.map(ObjectIdentifier.init) })
+        Set(slots[start...].compactMap { $0.map { ObjectIdentifier($0) } })
     }
 
     /// Forgets the latest claim on `entry`, if any.
-    mutating func remove(_ entry: _ServiceEntryBase) {
+    mutating func remove(_ entry: any InstanceHolder) {
         var low = start
         var high = slots.count - 1
         var found: Int?
@@ -58,7 +58,7 @@ struct ClaimList {
     }
 
     /// Takes every claim out, oldest first.
-    mutating func removeAll() -> [_ServiceEntryBase] {
+    mutating func removeAll() -> [any InstanceHolder] {
         let taken = slots[start...].compactMap { $0 }
         slots.removeAll(keepingCapacity: true)
         start = 0

@@ -72,11 +72,11 @@ extension Container {
             }
             defer { if !ownFrame { state.frames.pop() } }
             // What a shared instance's callbacks resolve is its dependency too.
-            if next.claimed { state.fields.pointee.sharedBuilds.append(entry) }
-            defer { if next.claimed { state.fields.pointee.sharedBuilds.removeLast() } }
+            if next.claim != nil { state.fields.pointee.sharedBuilds.append(entry) }
+            defer { if next.claim != nil { state.fields.pointee.sharedBuilds.removeLast() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
-                if next.claimed { releaseClaim(on: next.entry, state: state) }
+                if let claim = next.claim { releaseClaim(on: claim, state: state) }
             } catch let error as ResolutionError {
                 throw error
             } catch {

@@ -19,7 +19,9 @@ extension Container {
         if let recorder = fields.pointee.graphRecorder {
             return try makeRecorded(found, key: key, state: state, graph: graph, recorder: recorder, produce: produce)
         }
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(found.entry, state: state) }
+        if !fields.pointee.sharedBuilds.isEmpty {
+            try recordDependency(found.entry, scoped: found.policy == .perScope, state: state)
+        }
         return try make(found, key: key, state: state, graph: graph, produce: produce)
     }
 
@@ -35,7 +37,8 @@ extension Container {
         let fields = state.fields
         switch found.policy {
         case .perScope:
-            try throwOutsideScope(key, state: state)
+            guard let slot = scopeSlot(for: found.entry) else { try throwOutsideScope(key, state: state) }
+            return try acquireOrBuild(found, key: key, state: state, graph: graph, slot: slot, produce: produce)
         case .transient:
             break
         case .perGraph where !synchronized:
@@ -50,7 +53,7 @@ extension Container {
         }
         // Transient, or graph scope in a graph nothing outside can name: no stored instance to look for. One call
         // site, so that build() is inlined here once.
-        return try build(found, key: key, state: state, claimed: false, produce: produce)
+        return try build(found, key: key, state: state, claimed: false, slot: nil, produce: produce)
     }
 
     /// ``make(_:key:state:as:produce:)`` while a verification records: the use is recorded, and a transient or
@@ -81,41 +84,40 @@ extension Container {
         }
     }
 
-    /// Notes that the resolve in flight uses `entry`: for invalidation, when a shared instance is being made,
-    /// and for a verification's recorder, when one is installed. Called once per resolve of a registration.
+    /// Notes that the resolve in flight uses `entry` (`scoped`: a `.scoped` registration, kept in a scope's
+    /// slot): for invalidation, when a shared instance is being made, and for a verification's recorder, when one
+    /// is installed. Called once per resolve of a registration.
     @inlinable @inline(__always)
-    func noteUse(of entry: EntryReference, state: ResolutionState) throws {
+    func noteUse(of entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
         let fields = state.fields
         if fields.pointee.graphRecorder != nil || !fields.pointee.sharedBuilds.isEmpty {
-            try noteRecordedUse(of: entry, state: state)
+            try noteRecordedUse(of: entry, scoped: scoped, state: state)
         }
     }
 
     /// ``noteUse(of:state:)`` when there is something to note, out of line: the check above is inlined into
     /// every resolve, this is not.
     @usableFromInline @inline(never)
-    func noteRecordedUse(of entry: EntryReference, state: ResolutionState) throws {
+    func noteRecordedUse(of entry: EntryReference, scoped: Bool, state: ResolutionState) throws {
         let fields = state.fields
         // The recorder first: a verification records the edge even when the use is refused below.
         if let recorder = fields.pointee.graphRecorder { recorder.resolving(entry, state: state) }
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, scoped: scoped, state: state) }
     }
 
     /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
-    /// discards it); throws when that would make a longer-lived instance keep a scope's instance.
+    /// discards it); throws when that would make a longer-lived instance keep a scope's instance (`scoped`: `entry`
+    /// is a `.scoped` registration, kept in a scope's slot).
     @inline(never)
-    func recordDependency(_ entry: EntryReference, state: ResolutionState) throws {
+    func recordDependency(_ entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
-        if entry._withUnsafeGuaranteedRef(\.isScopeCopy), !builder._withUnsafeGuaranteedRef(\.isScopeCopy) {
+        if scoped, builder._withUnsafeGuaranteedRef({ $0.configuration.policy }) != .perScope {
             throw capturedScopedService(entry.object, state: state)
         }
-        // Recorded between registrations, never scopes' copies: a copy lives for one scope, and recording it would
-        // cost each scope a weak reference (a side table) in each registration it used. A copy's instance is
-        // discarded through its original (see ``ServiceEntry/dropIfOriginalDiscarded()``).
+        // Recorded between registrations: a scope's instance made with `entry` is discarded through its
+        // registration's discard count, which its slot compares (see ``ScopeSlot/refreshLocked(current:)``).
         let recorded = entry._withUnsafeGuaranteedRef { entry in
-            builder._withUnsafeGuaranteedRef { builder in
-                entry.withHome { dependency in builder.withHome { dependency.addDependent($0) } }
-            }
+            builder._withUnsafeGuaranteedRef { builder in entry.addDependent(builder) }
         }
         if !recorded {
             // `entry` was replaced or removed after this resolve found it: what is being built with it is stale.
@@ -144,24 +146,34 @@ extension Container {
         try convert(state.fields.pointee.made.erased(at: index), key: key, state: state)
     }
 
-    /// Takes the instance stored for the graph or scope, or claims the registration and builds one.
+    /// Takes the instance stored for the graph or scope (in `slot`, for a `.scoped` registration), or claims it
+    /// and builds one.
     func acquireOrBuild<Value>(
         _ found: Lookup,
         key: ServiceKey,
         state: ResolutionState,
         graph: GraphIdentifier,
+        slot: ScopeSlot? = nil,
         produce: () throws -> Value
     ) throws -> Value {
         let acquired = try acquire(
-            found.entry.object,
+            holder(of: found.entry, in: slot),
             key: key,
             state: state,
             graph: graph,
             policy: found.policy,
-            coordinated: synchronized || found.policy == .shared
+            coordinated: synchronized || found.policy == .shared || slot != nil
         )
         if let existing = acquired.instance { return try convert(existing, key: key, state: state) }
-        return try build(found, key: key, state: state, claimed: acquired.claimed, produce: produce)
+        return try build(found, key: key, state: state, claimed: acquired.claimed, slot: slot, produce: produce)
+    }
+
+    /// Where the instance of `entry` is kept: in `slot`, for a scope's instance of a `.scoped` registration, by the
+    /// registration itself otherwise.
+    @inline(__always)
+    func holder(of entry: EntryReference, in slot: ScopeSlot?) -> any InstanceHolder {
+        if let slot { return slot }
+        return entry.object
     }
 
     /// Makes a new instance of the registration `found` with `produce`, checking for cycles, keeping it for
@@ -177,6 +189,7 @@ extension Container {
         key: ServiceKey,
         state: ResolutionState,
         claimed: Bool,
+        slot: ScopeSlot?,
         produce: () throws -> Value
     ) throws -> Value {
         let fields = state.fields
@@ -186,7 +199,7 @@ extension Container {
             if StackGuard.currentAddress() < fields.pointee.stackLimit { try throwTooDeep(key, state: state) }
             try checkCycle(entry, key: key, state: state)
         } catch {
-            if claimed { releaseClaim(on: entry.object, state: state) }
+            if claimed { releaseClaim(on: holder(of: entry, in: slot), state: state) }
             throw error
         }
 
@@ -194,7 +207,9 @@ extension Container {
         let firstPending = fields.pointee.pending.count
         fields.pointee.frames.push(entry, key: key, inFactory: true)
         fields.pointee.factoriesRunning += 1
-        if policy == .shared { fields.pointee.sharedBuilds.append(entry) }
+        // A scope's instance is shared within its scope: what it is made with is recorded, as for a singleton.
+        let shares = policy == .shared || policy == .perScope
+        if shares { fields.pointee.sharedBuilds.append(entry) }
         let instance: Value
         do {
             if found.exact, Value.self == key.serviceType {
@@ -210,12 +225,12 @@ extension Container {
             let path = pathForFailure(of: error, state: state)
             fields.pointee.factoriesRunning -= 1
             fields.pointee.frames.pop()
-            if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
-            if claimed { releaseClaim(on: entry.object, state: state) }
+            if shares { fields.pointee.sharedBuilds.removeLast() }
+            if claimed { releaseClaim(on: holder(of: entry, in: slot), state: state) }
             try throwFactoryFailed(error, key: key, path: path)
         }
         fields.pointee.factoriesRunning -= 1
-        if policy == .shared { fields.pointee.sharedBuilds.removeLast() }
+        if shares { fields.pointee.sharedBuilds.removeLast() }
         let frame = fields.pointee.frames.count - 1
         fields.pointee.frames[frame].inFactory = false
         // When nothing runs after the factory, a transient instance is done, and a graph-scoped one of a graph
@@ -237,7 +252,9 @@ extension Container {
             )
         } else {
             do {
-                try keep(instance, found: found, key: key, state: state, claimed: claimed, firstPending: firstPending)
+                try keep(
+                    instance, found: found, key: key, state: state, claimed: claimed, slot: slot,
+                    firstPending: firstPending)
             } catch {
                 fields.pointee.frames.pop()
                 throw error
@@ -257,17 +274,21 @@ extension Container {
         key: ServiceKey,
         state: ResolutionState,
         claimed: Bool,
+        slot: ScopeSlot? = nil,
         firstPending: Int
     ) throws {
         let fields = state.fields
         let graph = fields.pointee.graph.unsafelyUnwrapped
         let entry = found.entry
         let policy = found.policy
+        let claim = claimed ? holder(of: entry, in: slot) : nil
         if fields.pointee.preparationFrame == fields.pointee.frames.count - 1 {
-            try prepare(erase(instance), entry: entry, key: key, state: state, claimed: claimed)
+            try prepare(erase(instance), key: key, state: state, claim: claim)
         }
 
-        if policy != .transient {
+        if let slot {
+            try keepScoped(instance, found: found, key: key, state: state, in: slot, claim: claim)
+        } else if policy != .transient {
             let inStorage = synchronized || policy == .shared || graph != fields.pointee.privateGraph
             // Typed only when `Value` is the registered type (not `Any` on an erased path).
             let typed = found.exact && Value.self == key.serviceType
@@ -287,7 +308,7 @@ extension Container {
                     kept = entry.object.store(erased, inGraph: graph)
                 }
                 if !kept {
-                    if claimed { releaseClaim(on: entry.object, state: state) }
+                    if let claim { releaseClaim(on: claim, state: state) }
                     try throwScopeEndedWhileMaking(erased, key: key, state: state)
                 }
                 fields.pointee.made.push(
@@ -308,11 +329,11 @@ extension Container {
                     origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : [],
                     instance: erase(instance),
                     resolver: self,
-                    claimed: claimed
+                    claim: claim
                 )
             )
-        } else if claimed {
-            releaseClaim(on: entry.object, state: state)
+        } else if let claim {
+            releaseClaim(on: claim, state: state)
         }
         if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
             try runPendingCompletions(state, from: firstPending)
@@ -323,10 +344,9 @@ extension Container {
     /// before its `initCompleted` callbacks.
     func prepare(
         _ instance: Any,
-        entry: EntryReference,
         key: ServiceKey,
         state: ResolutionState,
-        claimed: Bool
+        claim: (any InstanceHolder)?
     ) throws {
         let fields = state.fields
         guard let preparation = fields.pointee.preparation else { return }
@@ -335,7 +355,7 @@ extension Container {
         do {
             try preparation(instance)
         } catch {
-            if claimed { releaseClaim(on: entry.object, state: state) }
+            if let claim { releaseClaim(on: claim, state: state) }
             if let error = error as? ResolutionError { throw error }
             throw ResolutionError(reason: .initCompletedFailed, key: key, path: state.path, underlyingError: error)
         }

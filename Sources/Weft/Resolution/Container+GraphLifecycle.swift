@@ -113,7 +113,7 @@ extension Container {
             }
             entry.graphCompleted()
         }
-        if !fields.pointee.claims.isEmpty { releaseClaims(of: state) }
+        if !fields.pointee.claims.isEmpty { releaseClaims(of: state, failed: failed) }
         if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
         // Kept alive until the instances are released, out of the state so that a resolve a deinit starts
         // meanwhile keeps its own.

@@ -69,6 +69,8 @@ extension Container {
                 return try make(Service.self, name: name, option: nil)
             }
             guard found.exact, found.policy == .shared else {
+                // A scope's instance, read or made in its slot.
+                if found.policy == .perScope { return try makeScopedTopLevel(found, key: key, state: state) }
                 guard found.exact, state.fields.pointee.depth == 0 else {
                     return try makeOutOfLine(found, key: key, state: state)
                 }
@@ -79,12 +81,12 @@ extension Container {
                 }
                 return instance
             }
-            // As in `make(_:key:state:)`; a first build of a scope's instance has a top-level path of its own.
+            // As in `make(_:key:state:)`.
             return try found.entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).completeSharedInstance(
                     for: state,
                     found: { try noteUse(of: found.entry, state: state) },
-                    orElse: { try makeSharedTopLevel(found, key: key, state: state) }
+                    orElse: { try makeOutOfLine(found, key: key, state: state) }
                 )
             }
         }

@@ -16,8 +16,8 @@ struct PendingCompletion {
     let origin: [RecordedFrame]
     let instance: Any
     let resolver: Container
-    /// Whether the instance is shared and claimed, so its claim is released once the callbacks ran.
-    let claimed: Bool
+    /// Where the instance is kept when it is shared and claimed: the claim is released once the callbacks ran.
+    let claim: (any InstanceHolder)?
 }
 
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
@@ -45,7 +45,7 @@ struct PendingCompletion {
         /// that deinits start while it ends.
         var made = MadeRecords()
         var claims = ClaimList()
-        var adopted: [_ServiceEntryBase] = []
+        var adopted: [any InstanceHolder] = []
         /// The container the top-level resolve was asked of; ``noContainer`` when idle. Not optional, so that
         /// comparing it with a container on every nested resolve is a single compare.
         var topContainer = Fields.noContainer
@@ -146,7 +146,7 @@ struct PendingCompletion {
     }
 
     /// Shared instances taken, unfinished, from another thread to break a wait cycle.
-    var adopted: [_ServiceEntryBase] {
+    var adopted: [any InstanceHolder] {
         _read { yield fields.pointee.adopted }
         _modify { yield &fields.pointee.adopted }
     }

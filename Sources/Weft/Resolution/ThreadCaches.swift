@@ -55,13 +55,13 @@ import WeftAtomics
 
     /// A lookup from a scope. A scope whose chain of scopes has no registrations of its own is looked through: the
     /// nearest container that is not a scope answers, from this cache (which then stays valid from one scope to
-    /// the next, and which the scope's own serial number never fills), and a `.scoped` registration is swapped
-    /// for the scope's copy.
+    /// the next, and which the scope's own serial number never fills); a `.scoped` registration found so keeps its
+    /// instance in the scope's slot for it (see ``Container/scopeSlot(for:)``).
     @usableFromInline @inline(never)
     func findFromScope(_ key: ServiceKey, in scope: Container) -> Lookup? {
-        guard let base = scope.lookedThrough else { return findHashed(key, in: scope) }
-        guard let found = base._withUnsafeGuaranteedRef({ findHashed(key, in: $0) }) else { return nil }
-        return scope.scopedLookup(found)
+        // One lookup, in the base or (when a scope on the way has registrations) in the scope itself.
+        let target = scope.lookedThrough ?? Unmanaged.passUnretained(scope)
+        return target._withUnsafeGuaranteedRef { findHashed(key, in: $0) }
     }
 
     /// A lookup in the cache, keyed by `container`'s serial number; asks the registry on a miss.

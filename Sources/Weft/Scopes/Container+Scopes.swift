@@ -35,7 +35,7 @@ extension Container {
     ///
     /// Singletons (`.container`) stay in the container that registered them, shared by all scopes. Scopes
     /// can nest: a `.scoped` service belongs to the innermost scope it is resolved from. Creating a scope
-    /// is cheap (one object); its copies of `.scoped` registrations are made when first used.
+    /// is cheap (one object); its slot for each `.scoped` registration is made when first used.
     public func makeScope() -> Container {
         Container(parent: self, debugHelper: nil, defaultObjectScope: defaultObjectScope, isScope: true)
     }
@@ -74,23 +74,21 @@ extension Container {
 
     /// Marks this container ended and takes the instances to tear down, oldest first.
     func beginEnd() -> [OwnedInstance] {
-        let owned = lock.withLock {
+        lock.withLock {
             lifetime.ended = true
             defer { lifetime.owned = [] }
-            return (instances: lifetime.owned, copiesCached: lifetime.copiesCached)
+            return lifetime.owned
         }
-        if owned.copiesCached {
-            // Lookups cached on any thread must stop answering with this scope's copies.
-            weft_registry_changed()
-        }
-        return owned.instances
     }
 
-    /// Releases the instances of an ended container: its scope copies' and its own `.container` ones.
+    /// Releases the instances of an ended container: its scope slots' and its own `.container` ones.
     func finishEnd() {
-        // Read without the lock: a scope's copies are added only while it has not ended (see `scopeCopy`), and it
-        // has, under the lock, in `beginEnd()`; they are given back only when it is released, after this.
-        lifetime.copies.forEachCopy { $0.endScopedInstance() }
+        if isScope {
+            let taken = lock.withLock { lifetime.slots.takeInstances() }
+            // Released outside the lock: a deinit may call back into the container.
+            SlotState.release(taken.first)
+            for bits in taken.others { SlotState.release(bits) }
+        }
         // No lock for a scope while no live scope has registrations of its own (the count is raised before a
         // scope's first registration is visible, and lowered when that scope is released).
         if isScope, weft_registering_scopes() == 0 { return }
@@ -100,42 +98,9 @@ extension Container {
         }
     }
 
-    /// Gives the copies of this scope, which is being released, back to their originals for later scopes (see
-    /// `Registration/ServiceEntry+Spares.swift`).
-    func recycleCopies() {
-        // The first copy moved out of the record into its original's spares, without a retain and a release.
-        if let first = lifetime.copies.takeFirst(), let original = first.originalReference {
-            original._withUnsafeGuaranteedRef { $0.recycle(first, from: self) }
-        }
-        lifetime.copies.forEachCopy { copy in
-            copy.originalReference?._withUnsafeGuaranteedRef { $0.recycle(copy, from: self) }
-        }
-    }
-
-    /// Keeps `entry`, which keeps spare copies now, to release them when this container is released.
-    func listSpareOwner(_ entry: _ServiceEntryBase) {
-        lock.withLock { lifetime.spareOwners.append(entry) }
-    }
-
     /// Keeps `owned` to tear down when this container ends.
     func adoptForTeardown(_ owned: OwnedInstance) {
         lock.withLock { lifetime.owned.append(owned) }
-    }
-
-    /// Takes a new instance of one of this scope's copies, to tear down when the scope ends if `kind` says it
-    /// needs it; false, taking nothing, when the scope has ended (the instance was still being made).
-    func adoptScoped(_ instance: Any, kind: TeardownKind, name: TeardownName) -> Bool {
-        lock.withLock {
-            guard !lifetime.ended else { return false }
-            if kind.needsTeardown { lifetime.owned.append(OwnedInstance(instance: instance, kind: kind, name: name)) }
-            return true
-        }
-    }
-
-    /// ``adoptScoped(_:kind:name:)`` for an instance that needs no teardown: whether this scope still takes
-    /// instances (false once it has ended).
-    func acceptsScoped() -> Bool {
-        lock.withLock { !lifetime.ended }
     }
 
     /// The nearest container that is not a scope, when this scope and the scopes it is nested in have no
@@ -164,38 +129,33 @@ extension Container {
         return base
     }
 
-    /// `found`, a lookup of the container this scope is looked through to, as seen from this scope: a `.scoped`
-    /// registration is swapped for this scope's copy, or kept when the scope has ended (it then fails as
-    /// resolved outside a scope).
-    func scopedLookup(_ found: Lookup) -> Lookup {
-        guard found.policy == .perScope else { return found }
-        // The original unretained: the registry keeps it, and it has a side table (its dependencies refer to it
-        // weakly), which makes every retain a slow one.
-        let copy = found.entry._withUnsafeGuaranteedRef { scopeCopyReference(of: $0, cached: false) }
-        guard copy.toOpaque() != found.entry.toOpaque() else { return found }
-        return Lookup(entry: copy, policy: .shared, hasCallbacks: found.hasCallbacks, exact: found.exact)
+    /// The slot of the innermost scope this container resolves through (itself, when it is one) for the `.scoped`
+    /// registration `entry`, made on first use; nil when there is no such scope, or it has ended (the registration
+    /// then fails as resolved outside a scope). A registration of a container below every scope on the way (a
+    /// child of a scope that is not a scope) is outside them. The scope keeps its slots, and the resolve the scope.
+    func scopeSlot(for entry: EntryReference) -> ScopeSlot? {
+        var container = Unmanaged.passUnretained(self)
+        while !container._withUnsafeGuaranteedRef(\.isScope) {
+            let next = container._withUnsafeGuaranteedRef { current in
+                entry._withUnsafeGuaranteedRef { current.holdsOwnRegistration($0) }
+                    ? nil : current.parent.map(Unmanaged.passUnretained)
+            }
+            guard let next else { return nil }
+            container = next
+        }
+        return container._withUnsafeGuaranteedRef { scope in entry._withUnsafeGuaranteedRef { scope.slot(of: $0) } }
     }
 
-    /// This scope's copy of the `.scoped` registration `entry` (made on first use); `entry` itself once the
-    /// scope has ended, which then fails as resolved outside a scope. `cached` when the copy is an answer of
-    /// the registry lookup that threads cache.
-    func scopeCopy(of entry: _ServiceEntryBase, cached: Bool) -> _ServiceEntryBase {
-        scopeCopyReference(of: entry, cached: cached).takeUnretainedValue()
-    }
-
-    /// ``scopeCopy(of:cached:)``, unretained: the scope keeps its copies (and the registry the original) for as
-    /// long as a resolve through the scope runs.
-    func scopeCopyReference(of entry: _ServiceEntryBase, cached: Bool) -> EntryReference {
+    /// This scope's slot for the `.scoped` registration `original`, made on first use; nil once the scope has ended.
+    func slot(of original: _ServiceEntryBase) -> ScopeSlot? {
+        let discards = original.discardCount()
         lock.lock()
         defer { lock.unlock() }
-        if lifetime.ended { return .passUnretained(entry) }
-        if cached { lifetime.copiesCached = true }
-        if let copy = lifetime.copies.reference(of: ObjectIdentifier(entry)) { return copy }
-        let copy = entry.copyForScope(self)
-        let reference = Unmanaged.passUnretained(copy)
-        // Moved into the record, which keeps it: no retain.
-        lifetime.copies.add(consume copy, of: ObjectIdentifier(entry))
-        return reference
+        if lifetime.ended { return nil }
+        let position =
+            lifetime.slots.position(of: original.serial)
+            ?? lifetime.slots.add(SlotState(original: original, discards: discards))
+        return slotHandleLocked(at: position)
     }
 
     /// The error for a `.scoped` registration resolved where no live scope is: `.scopeEnded` when a scope this

@@ -32,17 +32,31 @@ extension Container {
     ///
     /// - Parameter timeout: The longest an async teardown may take, in seconds.
     /// - Throws: ``TeardownError`` listing every teardown that threw or did not finish, after all of them ran.
+    @inlinable
     nonisolated(nonsending) public func end(timeout: Double = Container.defaultTeardownTimeout) async throws {
         // Where nothing needs tearing down (most units of work), the scope ends on the caller's executor, without
-        // a hop: only its instances are released.
-        let owned = beginEnd()
-        guard owned.isEmpty else { return try await end(tearingDown: owned, timeout: timeout) }
-        finishEnd()
+        // a hop, and, inlined into the caller, without an async call of its own: only its instances are released.
+        if endUnlessTearingDown() { return }
+        try await endTearingDown(timeout: timeout)
     }
 
-    /// The rest of ``end(timeout:)`` when instances need tearing down: nonisolated, so the teardowns run off the
-    /// caller's actor, as they always have.
-    private func end(tearingDown owned: [OwnedInstance], timeout: Double) async throws {
+    /// Ends this container, as ``end(timeout:)`` does, when it keeps nothing to tear down, and returns true;
+    /// otherwise changes nothing and returns false (``endTearingDown(timeout:)`` then ends it).
+    @usableFromInline func endUnlessTearingDown() -> Bool {
+        let ended: Bool = lock.withLock {
+            guard lifetime.owned.isEmpty else { return false }
+            lifetime.ended = true
+            return true
+        }
+        guard ended else { return false }
+        finishEnd()
+        return true
+    }
+
+    /// ``end(timeout:)`` when instances need tearing down: nonisolated, so the teardowns run off the caller's
+    /// actor, as they always have.
+    @usableFromInline func endTearingDown(timeout: Double) async throws {
+        let owned = beginEnd()
         var failures: [TeardownError.Failure] = []
         for instance in owned.reversed() {
             if let failure = await Self.tearDown(instance, within: timeout) {

@@ -18,8 +18,8 @@ struct ScopeBehavior: Equatable {
     static let graph = ScopeBehavior(sharing: .perGraph, lifetime: .graph, keptByContainer: false)
     static let container = ScopeBehavior(sharing: .shared, lifetime: .container, keptByContainer: true)
     static let weak = ScopeBehavior(sharing: .shared, lifetime: .weak, keptByContainer: false)
-    /// A scope's own copy of a `.scoped` registration is shared within the scope and kept by it (see
-    /// ``Container/scopeCopy(of:cached:)``).
+    /// A `.scoped` registration's instance is shared within a scope and kept by it, in the scope's slot for it
+    /// (see ``Container/scopeSlot(for:)``).
     static let scoped = ScopeBehavior(sharing: .perScope, lifetime: .scoped, keptByContainer: false)
 
     private init(sharing: SharingPolicy, lifetime: Lifetime, keptByContainer: Bool, isBuiltIn: Bool = true) {

@@ -27,6 +27,10 @@ enum TeardownKind: @unchecked Sendable {
     }
 }
 
+/// How instances of one dynamic type are torn down, as a registration remembers it (see
+/// ``ServiceEntry/teardownKind(of:)``).
+typealias KnownTeardown = (type: ObjectIdentifier, kind: TeardownKind)
+
 /// An instance a container or scope keeps to tear down when it ends, with how, and its name for messages.
 struct OwnedInstance: @unchecked Sendable {
     let instance: Any

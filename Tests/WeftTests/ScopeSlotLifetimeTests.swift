@@ -1,10 +1,10 @@
 import Testing
 import Weft
 
-/// A scope keeps its `.scoped` instances in its own copies of the registrations; once a scope is released, Weft
-/// reuses those copies for later scopes. Whatever a later scope gets must be what a fresh copy would give: its
-/// own instance, the registration's current configuration, and dependencies that are current.
-@Suite struct ScopeCopyReuseTests {
+/// A scope keeps its `.scoped` instances in slots of its own, keyed by registration, while the registrations stay
+/// shared by every scope. Whatever a later scope gets must be its own instance, the registration's current
+/// configuration, and dependencies that are current; a scope released without ending releases its instances.
+@Suite struct ScopeSlotLifetimeTests {
     final class Settings: Sendable {
         let version: Int
         init(version: Int) { self.version = version }
@@ -167,7 +167,7 @@ import Weft
     }
 }
 
-extension ScopeCopyReuseTests {
+extension ScopeSlotLifetimeTests {
     /// Whether a container whose `.scoped` `Work` registration was used by scopes (as `use` does) and the
     /// registration are both gone once the container is released.
     private func containerAndRegistrationAreReleased(after use: (Container) async throws -> Void) async throws
@@ -241,4 +241,4 @@ extension ScopeCopyReuseTests {
     }
 }
 
-extension ScopeCopyReuseTests.Released: ScopeCopyReuseTests.Lease {}
+extension ScopeSlotLifetimeTests.Released: ScopeSlotLifetimeTests.Lease {}
