@@ -18,9 +18,9 @@ final class CompositionTable {
     /// The keys under which this container holds a decorated copy (or forward) of an ancestor's registration, with
     /// that registration's ``_ServiceEntryBase/serial``.
     private var inheritedSources: [ServiceKey: UInt64] = [:]
-    /// Whether this container's ancestors tell it what they register.
+    /// Whether this container's ancestors tell it what they register and remove.
     private var watchesAncestors = false
-    /// The descendants with decorators, told what this container registers.
+    /// The descendants with decorators, told what this container registers and removes.
     private var decoratingDescendants: [ContainerReference] = []
     /// What they are still to be told.
     private var notices: [DescendantsNotice] = []
@@ -108,6 +108,18 @@ final class CompositionTable {
     /// descendants that decorate are to be told (see ``takeNotices()``).
     func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
         if entry.owner == nil { decorate(entry, key: key) }
+        if !inheritedSources.isEmpty { inheritedSources[key] = nil }
+        guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
+        notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
+    }
+
+    /// Whether descendants that decorate are told what this container registers and removes.
+    var tellsDescendants: Bool { !decoratingDescendants.isEmpty }
+
+    /// Notes that this container no longer stores anything under `key`: it holds no decorated copy of an
+    /// ancestor's registration there, and the descendants that decorate are to be told (their copy of what was
+    /// there, or of what it shadowed, follows what they now inherit).
+    func noteRemoved(_ key: ServiceKey) {
         if !inheritedSources.isEmpty { inheritedSources[key] = nil }
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
