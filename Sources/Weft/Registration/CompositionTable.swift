@@ -156,15 +156,20 @@ final class Decorator<Service>: @unchecked Sendable {
     let decorate: (any Resolver, Service) throws -> Service
     /// The closure of an `async` decorator; nil for a synchronous one.
     let decorateAsync: AsyncDecoration<Service>?
+    /// Whether `decorate` runs only on the main actor (a `@MainActor` decorator): an async resolve then runs it
+    /// there, as it runs a `@MainActor` factory.
+    let onMainActor: Bool
 
-    init(_ decorate: @escaping (any Resolver, Service) throws -> Service) {
+    init(_ decorate: @escaping (any Resolver, Service) throws -> Service, onMainActor: Bool = false) {
         self.decorate = decorate
         decorateAsync = nil
+        self.onMainActor = onMainActor
     }
 
     init(async decorate: @escaping AsyncDecoration<Service>) {
         self.decorate = { _, _ in throw asyncFactoryResolvedSynchronously() }
         decorateAsync = decorate
+        onMainActor = false
     }
 }
 
@@ -187,6 +192,8 @@ extension ServiceEntry {
             wrapFactory(inner, inAsync: decorators)
             return
         }
+        // An async resolve runs the whole synchronous build on the main actor, as for a `@MainActor` factory.
+        if decorators.contains(where: \.onMainActor) { runsOnMainActor = true }
         decoratedFactory = { resolver in
             var instance = try inner(resolver)
             for decorator in decorators {
@@ -198,7 +205,7 @@ extension ServiceEntry {
             asyncFactory = TypedAsyncFactory { resolver in
                 var instance = try await typed.typed(resolver)
                 for decorator in decorators {
-                    instance = try resolver.synchronously { try decorator.decorate($0, instance) }
+                    instance = try await decorator.decorate(from: resolver, instance)
                 }
                 return instance
             }
@@ -213,13 +220,14 @@ extension ServiceEntry {
             wrapFactoryWithArguments(box, inAsync: decorators)
             return
         }
+        if decorators.contains(where: \.onMainActor) { runsOnMainActor = true }
         erasedFactory = ErasedFactory(box.decorated(by: decorators))
         if let inner = asyncFactory {
             asyncFactory = AsyncFactory { resolver, arguments in
                 guard let made = try await inner.make(resolver, arguments) else { return nil }
                 guard var instance = made.value as? Service else { return made }
                 for decorator in decorators {
-                    instance = try resolver.synchronously { try decorator.decorate($0, instance) }
+                    instance = try await decorator.decorate(from: resolver, instance)
                 }
                 return Made(value: instance)
             }
