@@ -93,9 +93,10 @@ extension Container {
             }
             return entry
         }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        let key = ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option)
-        add(element, as: Element.self, key: key)
+        book.add(collection: collectionType, place: id.map { .id($0) }) { option in
+            let key = ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option)
+            add(element, as: Element.self, key: key)
+        }
         return element
     }
 
@@ -123,9 +124,11 @@ extension Container {
             }
             return entry
         }
-        let option = book.add(collection: collectionType, place: .key(key))
-        let elementKey = ServiceKey(serviceType: Value.self, argumentsType: argumentsType, name: name, option: option)
-        add(element, as: Value.self, key: elementKey)
+        book.add(collection: collectionType, place: .key(key)) { option in
+            let elementKey = ServiceKey(
+                serviceType: Value.self, argumentsType: argumentsType, name: name, option: option)
+            add(element, as: Value.self, key: elementKey)
+        }
         return element
     }
 }
