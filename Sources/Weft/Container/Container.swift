@@ -180,7 +180,11 @@ public final class Container: @unchecked Sendable {
         // decorate what this container registers are told after the lock is let go.
         let compositions = record.compositions
         let composed = compositions != nil
-        if composed { compositions.unsafelyUnwrapped.noteAdded(entry, key: key) }
+        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key) {
+            // A decorated copy of an ancestor's registration older than the one this container holds.
+            lock.unlock()
+            return
+        }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).

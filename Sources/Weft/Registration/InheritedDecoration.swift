@@ -18,18 +18,19 @@ extension Container {
         let decorators = lock.withLock { compositions?.decorators(for: decoratorKey) ?? [] }
             .compactMap { $0 as? Decorator<Service> }
         guard !decorators.isEmpty else { return }
-        // Again when an ancestor registered under `key` meanwhile: its notice may have come while this container's
-        // copy was not yet remembered as inherited.
+        // Again when an ancestor registered under `key` meanwhile: its notice may have come before this container's
+        // copy was published.
+        var ticket = takeTicket()
         var inherited = parent.entry(for: key)
         while let source = inherited {
             if source.serviceType != serviceType {
-                addDecoratedForward(serviceType, key: key, to: source)
+                addDecoratedForward(serviceType, key: key, to: source, inheritedTicket: ticket)
             } else if let source = source as? ServiceEntry<Service> {
-                publishDecoratedCopy(of: source, with: decorators, key: key)
+                publishDecoratedCopy(of: source, with: decorators, key: key, inheritedTicket: ticket)
             } else {
                 return
             }
-            lock.withLock { compositions?.setInheritedSource(source.serial, for: key) }
+            ticket = takeTicket()
             inherited = parent.entry(for: key)
             if inherited === source { return }
         }
@@ -45,6 +46,11 @@ extension Container {
             let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
             decorations[decoratorKey]?(self, key)
         }
+    }
+
+    /// A ticket for a decorated copy of an ancestor's registration (see ``CompositionTable/takeTicket()``).
+    private func takeTicket() -> UInt64 {
+        lock.withLock { compositions?.takeTicket() ?? 0 }
     }
 
     /// Whether this container holds, under `key`, a decorated copy of an ancestor's registration.
@@ -68,8 +74,10 @@ extension Container {
     /// Tells the descendants that decorate what this container has registered (see
     /// ``CompositionTable/noteAdded(_:key:)``); called after it lets go of its lock.
     func tellDescendants() {
-        let notices = lock.withLock { compositions?.takeNotices() ?? [] }
+        let notices = lock.withLock { compositions?.pendingNotices() ?? [] }
+        guard !notices.isEmpty else { return }
         for notice in notices { notice.tell() }
+        lock.withLock { compositions?.told(notices) }
     }
 
     /// An ancestor registered or removed what it stored under `key`: when this container decorates that key and
