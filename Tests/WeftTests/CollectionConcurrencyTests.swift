@@ -50,9 +50,9 @@ import Weft
             while: { index in
                 container.contribute(to: [Element].self) { _ in Element(index) }
                     .inObjectScope(index.isMultiple(of: 3) ? .container : .transient)
-            }, count: 3_000)
+            }, count: lighterUnderSanitizer(3_000))
         #expect(failed.isEmpty)
-        #expect(container.resolve([Element].self)?.map(\.index).sorted() == Array(0..<3_000))
+        #expect(container.resolve([Element].self)?.map(\.index).sorted() == Array(0..<lighterUnderSanitizer(3_000)))
     }
 
     @Test func listResolvedWhileElementsWithIDsAreContributedNeverMissesAnElementsRegistration() {
@@ -61,9 +61,9 @@ import Weft
         let failed = failures(
             resolving: [Element].self, from: container,
             while: { index in container.contribute(to: [Element].self, id: "e\(index)") { _ in Element(index) } },
-            count: 3_000)
+            count: lighterUnderSanitizer(3_000))
         #expect(failed.isEmpty)
-        #expect(container.resolve([Element].self)?.count == 3_000)
+        #expect(container.resolve([Element].self)?.count == lighterUnderSanitizer(3_000))
     }
 
     @Test func mapResolvedWhileElementsAreContributedNeverMissesAnElementsRegistration() {
@@ -72,8 +72,8 @@ import Weft
         let failed = failures(
             resolving: [Int: Element].self, from: container,
             while: { index in container.contribute(to: [Int: Element].self, key: index) { _ in Element(index) } },
-            count: 3_000)
+            count: lighterUnderSanitizer(3_000))
         #expect(failed.isEmpty)
-        #expect(container.resolve([Int: Element].self)?.count == 3_000)
+        #expect(container.resolve([Int: Element].self)?.count == lighterUnderSanitizer(3_000))
     }
 }
