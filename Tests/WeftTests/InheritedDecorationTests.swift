@@ -179,4 +179,45 @@ import Weft
         parent.register(Repository.self) { _ in SQLRepository("new") }
         #expect(try child.require(Repository.self).trail == ["new", "child"])
     }
+
+    @Test func childDecoratingWhileItsParentDecoratesEndsWithEveryDecoratorOnce() async throws {
+        for _ in 0..<200 {
+            let parent = Container()
+            parent.register(Repository.self) { _ in SQLRepository() }
+            let child = Container(parent: parent)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for index in 0..<5 {
+                        parent.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "p\(index)") }
+                    }
+                }
+                group.addTask { child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") } }
+            }
+            #expect(try child.require(Repository.self).trail == ["sql", "p0", "p1", "p2", "p3", "p4", "child"])
+        }
+    }
+
+    @Test func childFollowsTheParentsDecoratorWhenDecorateReturnsWhileTheParentRegistersOnAnotherThread() throws {
+        final class Other: Sendable {}
+        for _ in 0..<20 {
+            let parent = Container()
+            parent.register(Repository.self) { _ in SQLRepository() }
+            let child = Container(parent: parent)
+            child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+            let stop = Collected<Bool>()
+            // Registrations of another service queue notices too, which this thread may take and tell.
+            let registering = runOnThread {
+                while stop.values.isEmpty { parent.register(Other.self) { _ in Other() } }
+            }
+            var expected = ["sql"]
+            for index in 0..<20 {
+                parent.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "p\(index)") }
+                expected.append("p\(index)")
+                let trail = try child.require(Repository.self).trail
+                #expect(trail == expected + ["child"])
+            }
+            stop.append(true)
+            #expect(registering.wait(seconds: 30))
+        }
+    }
 }

@@ -64,3 +64,73 @@ extension Container {
         lock.withLock { registrationRecord?.retired.count ?? 0 }
     }
 }
+
+extension Container {
+    /// Removes every registration of this container (not of its parent), releasing the instances they kept.
+    public func removeAll() {
+        let (removed, reference) = lock.withLock {
+            if let compositions {
+                compositions.removeCollections()
+                // The descendants that decorate what was removed follow what they now inherit.
+                if compositions.tellsDescendants {
+                    for key in services.dictionary.keys { compositions.noteRemoved(key) }
+                }
+            }
+            return (services.removeAll(), registrationRecord?.sharedReference)
+        }
+        weft_registry_changed()
+        tellDescendants()
+        // Each once: a registration stored under several keys is listed once per key. One forwarded here from
+        // another container may still be in that one's registry.
+        var seen: Set<ObjectIdentifier> = []
+        let unique = removed.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        lock.withLock { for entry in unique where entry.owner === reference { entry.keyCount = 0 } }
+        release(unique, owned: { $0.owner === reference })
+        // Decorators stay: those of services an ancestor registers apply to them again.
+        redecorateInherited()
+    }
+
+    /// Removes the decorated copy (or decorated forward) that this container holds under `key` of the ancestor's
+    /// registration whose serial is `source`, which no ancestor has any more: the key then resolves as it would
+    /// without the decorator, through what the ancestors have (nothing: the not-registered error). Nothing is
+    /// removed when the copy is already of another registration.
+    func removeInheritedCopy(under key: ServiceKey, of source: UInt64) {
+        let (removed, unused, reference): ([_ServiceEntryBase], [Bool], ContainerReference?) = lock.withLock {
+            guard let compositions, compositions.inheritedSource(of: key) == source,
+                let copy = services.removeValue(forKey: key)
+            else { return ([], [], nil) }
+            compositions.noteRemoved(key)
+            var removed = [copy]
+            // A decorated forward reaches the ancestor's registration under a key of its own, which goes with it.
+            if copy.isDecoratedForward, let target = services.removeValue(forKey: forwardedKey(of: key, to: nil)) {
+                removed.append(target)
+            }
+            let reference = registrationRecord?.sharedReference
+            let unused = removed.map { entry in
+                guard entry.owner === reference else { return !services.contains(entry) }
+                entry.keyCount -= 1
+                return entry.keyCount == 0
+            }
+            return (removed, unused, reference)
+        }
+        guard !removed.isEmpty else { return }
+        weft_registry_changed()
+        tellDescendants()
+        let gone = zip(removed, unused).filter { $0.1 }.map { $0.0 }
+        release(gone, owned: { $0.owner === reference })
+    }
+
+    /// Keeps `removed`, out of the registry, until no resolve can use them, and discards their instances; those
+    /// `owned` by this container are retired. Called outside the lock: a deinit may call back into the container.
+    private func release(_ removed: [_ServiceEntryBase], owned: (_ServiceEntryBase) -> Bool) {
+        // Kept until no resolve can use them, whoever owns them: this registry's reference may be the last.
+        keepRetired(removed)
+        // A registration forwarded here from another container stays that container's, with its instance (what
+        // was made with it still goes).
+        for entry in removed {
+            let isOwned = owned(entry)
+            if isOwned { entry.retire() }
+            entry.discardInstanceAndDependents(includingOwn: isOwned)
+        }
+    }
+}

@@ -61,7 +61,7 @@ public final class Container: @unchecked Sendable {
     let lock = InlineLock()
     /// The registrations; inside the container rather than an object of its own, so that a scope (a container
     /// that seldom registers anything) costs one allocation less.
-    @exclusivity(unchecked) private var services = Registry()
+    @exclusivity(unchecked) var services = Registry()
     private var restoredGraph: GraphIdentifier?
     /// What the container owns for teardown, and a scope's slots of `.scoped` registrations; empty arrays
     /// until first needed, which cost no allocation. Guarded by `lock`.
@@ -119,31 +119,6 @@ public final class Container: @unchecked Sendable {
     /// Adds a behavior, told about each registration made after this call.
     public func addBehavior(_ behavior: any Behavior) {
         lock.withLock { registrationRecordLocked().behaviors.append(behavior) }
-    }
-
-    /// Removes every registration of this container (not of its parent), releasing the instances they kept.
-    public func removeAll() {
-        let (removed, reference) = lock.withLock {
-            compositions?.removeCollections()
-            return (services.removeAll(), registrationRecord?.sharedReference)
-        }
-        weft_registry_changed()
-        // Each once: a registration stored under several keys is listed once per key. One forwarded here from
-        // another container may still be in that one's registry.
-        var seen: Set<ObjectIdentifier> = []
-        let unique = removed.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        lock.withLock { for entry in unique where entry.owner === reference { entry.keyCount = 0 } }
-        // Kept until no resolve can use them, whoever owns them: this registry's reference may be the last.
-        keepRetired(unique)
-        // Outside the lock: a deinit may call back into the container. A registration forwarded here from
-        // another container stays that container's, with its instance (what was made with it still goes).
-        for entry in unique {
-            let owned = entry.owner === reference
-            if owned { entry.retire() }
-            entry.discardInstanceAndDependents(includingOwn: owned)
-        }
-        // Decorators stay: those of services an ancestor registers apply to them again.
-        redecorateInherited()
     }
 
     /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.
@@ -205,7 +180,11 @@ public final class Container: @unchecked Sendable {
         // decorate what this container registers are told after the lock is let go.
         let compositions = record.compositions
         let composed = compositions != nil
-        if composed { compositions.unsafelyUnwrapped.noteAdded(entry, key: key) }
+        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key) {
+            // A decorated copy of an ancestor's registration older than the one this container holds.
+            lock.unlock()
+            return
+        }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).

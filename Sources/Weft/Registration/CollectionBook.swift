@@ -23,6 +23,8 @@ final class CollectionBook: @unchecked Sendable {
     private let lock = Lock()
     /// Guarded by `lock`.
     private var own: [Record] = []
+    /// The positions given to contributions without an identity so far. Guarded by `lock`.
+    private var positions = 0
 
     init(collectionKey: ServiceKey, parent: Container?) {
         self.collectionKey = collectionKey
@@ -36,23 +38,32 @@ final class CollectionBook: @unchecked Sendable {
         self.level = level
     }
 
-    /// Adds a contribution at `place`; one with the identity of a contribution already made here (a map's key,
-    /// a list's `id`) takes the earlier one's place: its registration has the same key and replaces the earlier
-    /// one. Returns the option of its registration.
-    func add(collection: Any.Type, place: ContributionOption.Place?) -> ContributionOption {
+    /// Adds a contribution at `place`, whose registration `register` adds under the option it receives; one with
+    /// the identity of a contribution already made here (a map's key, a list's `id`) takes the earlier one's
+    /// place: its registration has the same key and replaces the earlier one. The contribution is recorded only
+    /// once `register` has returned, so that a collection resolved meanwhile never lists an element whose
+    /// registration is not there yet. Returns what `register` returns.
+    func add<Registered>(
+        collection: Any.Type,
+        place: ContributionOption.Place?,
+        registering register: (ContributionOption) -> Registered
+    ) -> Registered {
         guard let place, let identity = place.identity else {
-            return lock.withLock {
-                let option = ContributionOption(collection: collection, level: level, place: .position(own.count + 1))
-                own.append(Record(option: option, identity: nil))
-                return option
+            let option = lock.withLock {
+                positions += 1
+                return ContributionOption(collection: collection, level: level, place: .position(positions))
             }
+            let registered = register(option)
+            lock.withLock { own.append(Record(option: option, identity: nil)) }
+            return registered
         }
         // Compared outside the lock: a map key's `==` is user code. Two contributions with one identity at once may
         // both be recorded; they have the same option, and a collection makes an identity's last record only.
         let option = ContributionOption(collection: collection, level: level, place: place)
-        if lock.withLock({ own }).contains(where: { $0.identity == identity }) { return option }
+        let registered = register(option)
+        if lock.withLock({ own }).contains(where: { $0.identity == identity }) { return registered }
         lock.withLock { own.append(Record(option: option, identity: identity)) }
-        return option
+        return registered
     }
 
     /// The contributions of the whole chain: the outermost parent's first, this container's last.

@@ -18,11 +18,20 @@ final class CompositionTable {
     /// The keys under which this container holds a decorated copy (or forward) of an ancestor's registration, with
     /// that registration's ``_ServiceEntryBase/serial``.
     private var inheritedSources: [ServiceKey: UInt64] = [:]
-    /// Whether this container's ancestors tell it what they register.
+    /// Decorated copies (or forwards) of ancestors' registrations about to be added, with their sources' serials
+    /// and tickets: adding one records its source in the same hold of the lock that publishes it (see
+    /// ``noteAdded(_:key:)``).
+    private var pendingCopies: [ObjectIdentifier: (source: UInt64, ticket: UInt64)] = [:]
+    /// The last ticket given (see ``takeTicket()``); 0 while this container decorated no ancestor's registration.
+    private var tickets: UInt64 = 0
+    /// The ticket of what each key last received: a copy's, or the last ticket given when the container's own
+    /// registration or a removal came.
+    private var publishedTickets: [ServiceKey: UInt64] = [:]
+    /// Whether this container's ancestors tell it what they register and remove.
     private var watchesAncestors = false
-    /// The descendants with decorators, told what this container registers.
+    /// The descendants with decorators, told what this container registers and removes.
     private var decoratingDescendants: [ContainerReference] = []
-    /// What they are still to be told.
+    /// What they are still to be told (see ``pendingNotices()``).
     private var notices: [DescendantsNotice] = []
 
     // MARK: Decorators
@@ -86,8 +95,18 @@ final class CompositionTable {
         inheritedSources.isEmpty ? nil : inheritedSources[key]
     }
 
-    func setInheritedSource(_ serial: UInt64, for key: ServiceKey) {
-        inheritedSources[key] = serial
+    /// A ticket for a decorated copy of an ancestor's registration, taken before the registration is read: of two
+    /// copies made at once under one key by different threads, the one with the later ticket read the ancestors
+    /// later, and the other is not published after it (it would put back what the ancestors replaced).
+    func takeTicket() -> UInt64 {
+        tickets += 1
+        return tickets
+    }
+
+    /// Notes that `copy`, about to be added, is a decorated copy (or forward) of the ancestor's registration whose
+    /// serial is `source`, made with `ticket`.
+    func expectInheritedCopy(_ copy: AnyObject, of source: UInt64, ticket: UInt64) {
+        pendingCopies[ObjectIdentifier(copy)] = (source, ticket)
     }
 
     /// Forgets the decorated copies of ancestors' registrations (the container removed its registrations);
@@ -104,20 +123,53 @@ final class CompositionTable {
     }
 
     /// Decorates `entry`, a registration about to be published under `key` (see ``decorate(_:key:)``), and notes
-    /// that it is: one the container itself adds there is no longer a decorated copy of an ancestor's, and the
-    /// descendants that decorate are to be told (see ``takeNotices()``).
-    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) {
+    /// that it is: a decorated copy of an ancestor's registration is remembered as one, with its source, at once
+    /// (a decorator declared meanwhile must not take it for the container's own registration); one the container
+    /// itself adds there is no longer a copy; and the descendants that decorate are to be told (see
+    /// ``pendingNotices()``).
+    /// Returns false, and notes nothing, for a copy made from an earlier reading of the ancestors than what `key`
+    /// already received: it is not to be published.
+    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) -> Bool {
+        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
+            if let published = publishedTickets[key], published > pending.ticket { return false }
+            publishedTickets[key] = pending.ticket
+            inheritedSources[key] = pending.source
+        } else {
+            if !inheritedSources.isEmpty { inheritedSources[key] = nil }
+            // A copy being made meanwhile does not replace the container's own registration.
+            if tickets > 0 { publishedTickets[key] = tickets }
+        }
         if entry.owner == nil { decorate(entry, key: key) }
+        guard !decoratingDescendants.isEmpty, !key.hasOption else { return true }
+        notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
+        return true
+    }
+
+    /// Whether descendants that decorate are told what this container registers and removes.
+    var tellsDescendants: Bool { !decoratingDescendants.isEmpty }
+
+    /// Notes that this container no longer stores anything under `key`: it holds no decorated copy of an
+    /// ancestor's registration there, and the descendants that decorate are to be told (their copy of what was
+    /// there, or of what it shadowed, follows what they now inherit).
+    func noteRemoved(_ key: ServiceKey) {
         if !inheritedSources.isEmpty { inheritedSources[key] = nil }
+        // A copy being made meanwhile, of what the ancestors had before, does not come back.
+        if tickets > 0 { publishedTickets[key] = tickets }
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
     }
 
     /// What the descendants that decorate are still to be told, in the order it was registered, for the container
-    /// to tell them once it has let go of its lock.
-    func takeNotices() -> [DescendantsNotice] {
-        defer { notices = [] }
-        return notices
+    /// to tell them once it has let go of its lock. A notice stays until ``told(_:)``: the thread that queued it
+    /// tells it too even when another thread is telling it, so that the descendants have followed a registration
+    /// or removal by the time the call that made it returns.
+    func pendingNotices() -> [DescendantsNotice] {
+        notices
+    }
+
+    /// Forgets `delivered`, whose descendants have been told.
+    func told(_ delivered: [DescendantsNotice]) {
+        notices.removeAll { notice in delivered.contains { $0 === notice } }
     }
 
     // MARK: Collections
@@ -144,15 +196,20 @@ final class Decorator<Service>: @unchecked Sendable {
     let decorate: (any Resolver, Service) throws -> Service
     /// The closure of an `async` decorator; nil for a synchronous one.
     let decorateAsync: AsyncDecoration<Service>?
+    /// Whether `decorate` runs only on the main actor (a `@MainActor` decorator): an async resolve then runs it
+    /// there, as it runs a `@MainActor` factory.
+    let onMainActor: Bool
 
-    init(_ decorate: @escaping (any Resolver, Service) throws -> Service) {
+    init(_ decorate: @escaping (any Resolver, Service) throws -> Service, onMainActor: Bool = false) {
         self.decorate = decorate
         decorateAsync = nil
+        self.onMainActor = onMainActor
     }
 
     init(async decorate: @escaping AsyncDecoration<Service>) {
         self.decorate = { _, _ in throw asyncFactoryResolvedSynchronously() }
         decorateAsync = decorate
+        onMainActor = false
     }
 }
 
@@ -175,6 +232,8 @@ extension ServiceEntry {
             wrapFactory(inner, inAsync: decorators)
             return
         }
+        // An async resolve runs the whole synchronous build on the main actor, as for a `@MainActor` factory.
+        if decorators.contains(where: \.onMainActor) { runsOnMainActor = true }
         decoratedFactory = { resolver in
             var instance = try inner(resolver)
             for decorator in decorators {
@@ -186,7 +245,7 @@ extension ServiceEntry {
             asyncFactory = TypedAsyncFactory { resolver in
                 var instance = try await typed.typed(resolver)
                 for decorator in decorators {
-                    instance = try resolver.synchronously { try decorator.decorate($0, instance) }
+                    instance = try await decorator.decorate(from: resolver, instance)
                 }
                 return instance
             }
@@ -201,13 +260,14 @@ extension ServiceEntry {
             wrapFactoryWithArguments(box, inAsync: decorators)
             return
         }
+        if decorators.contains(where: \.onMainActor) { runsOnMainActor = true }
         erasedFactory = ErasedFactory(box.decorated(by: decorators))
         if let inner = asyncFactory {
             asyncFactory = AsyncFactory { resolver, arguments in
                 guard let made = try await inner.make(resolver, arguments) else { return nil }
                 guard var instance = made.value as? Service else { return made }
                 for decorator in decorators {
-                    instance = try resolver.synchronously { try decorator.decorate($0, instance) }
+                    instance = try await decorator.decorate(from: resolver, instance)
                 }
                 return Made(value: instance)
             }

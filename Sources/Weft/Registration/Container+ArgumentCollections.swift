@@ -79,23 +79,11 @@ extension Container {
         taking _: PackBox<First, repeat each Other>.Type
     ) -> ServiceEntry<Element> {
         let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
-            let entry = ServiceEntry(
-                serviceType: collectionType, argumentsType: argumentsType,
-                factory: FactoryBox<First, repeat each Other> {
-                    (resolver: any Resolver, first: First, other: repeat each Other) in
-                    try book.makeList(resolver, as: Element.self, arguments: first, repeat each other)
-                },
-                objectScope: .transient)
-            entry.asyncFactory = AsyncFactory { resolver, arguments in
-                guard let arguments = arguments as? PackBox<First, repeat each Other> else { return nil }
-                return Made(value: try await book.makeList(resolver, as: Element.self, arguments: arguments))
-            }
-            return entry
+        let book = listBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+        book.add(collection: collectionType, place: id.map { .id($0) }) { option in
+            let key = ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option)
+            add(element, as: Element.self, key: key)
         }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        let key = ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option)
-        add(element, as: Element.self, key: key)
         return element
     }
 
@@ -109,7 +97,48 @@ extension Container {
         taking _: PackBox<First, repeat each Other>.Type
     ) -> ServiceEntry<Value> {
         let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
+        let book = mapBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+        book.add(collection: collectionType, place: .key(key)) { option in
+            let elementKey = ServiceKey(
+                serviceType: Value.self, argumentsType: argumentsType, name: name, option: option)
+            add(element, as: Value.self, key: elementKey)
+        }
+        return element
+    }
+
+    /// This container's book of the list `collectionType` resolved with the arguments `(First, Other...)`; the
+    /// first call registers the list.
+    func listBook<Element, First, each Other>(
+        _ collectionType: [Element].Type,
+        name: String?,
+        taking _: PackBox<First, repeat each Other>.Type
+    ) -> CollectionBook {
+        let argumentsType = (any Resolver, First, repeat each Other).self
+        return collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
+            let entry = ServiceEntry(
+                serviceType: collectionType, argumentsType: argumentsType,
+                factory: FactoryBox<First, repeat each Other> {
+                    (resolver: any Resolver, first: First, other: repeat each Other) in
+                    try book.makeList(resolver, as: Element.self, arguments: first, repeat each other)
+                },
+                objectScope: .transient)
+            entry.asyncFactory = AsyncFactory { resolver, arguments in
+                guard let arguments = arguments as? PackBox<First, repeat each Other> else { return nil }
+                return Made(value: try await book.makeList(resolver, as: Element.self, arguments: arguments))
+            }
+            return entry
+        }
+    }
+
+    /// This container's book of the map `collectionType` resolved with the arguments `(First, Other...)`; the
+    /// first call registers the map.
+    func mapBook<Key: Hashable & Sendable, Value, First, each Other>(
+        _ collectionType: [Key: Value].Type,
+        name: String?,
+        taking _: PackBox<First, repeat each Other>.Type
+    ) -> CollectionBook {
+        let argumentsType = (any Resolver, First, repeat each Other).self
+        return collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
             let entry = ServiceEntry(
                 serviceType: collectionType, argumentsType: argumentsType,
                 factory: FactoryBox<First, repeat each Other> {
@@ -123,10 +152,41 @@ extension Container {
             }
             return entry
         }
-        let option = book.add(collection: collectionType, place: .key(key))
-        let elementKey = ServiceKey(serviceType: Value.self, argumentsType: argumentsType, name: name, option: option)
-        add(element, as: Value.self, key: elementKey)
-        return element
+    }
+
+    /// Declares the list `collectionType` resolved with runtime arguments of the types given, so that it resolves
+    /// (to `[]` while nothing is contributed) instead of being missing, as ``declareCollection(_:name:)`` does for
+    /// a list without arguments.
+    ///
+    /// ```swift
+    /// container.declareCollection([any Plugin].self, arguments: PluginConfig.self)
+    /// let plugins = try container.require([any Plugin].self, argument: config)   // [] until contributed
+    /// ```
+    ///
+    /// The argument types are those of the elements' factories, in order (`contribute(to:) { (r, config:
+    /// PluginConfig) in ... }`); contributing declares the list too.
+    public func declareCollection<Element, First, each Other>(
+        _ collectionType: [Element].Type,
+        name: String? = nil,
+        arguments first: First.Type,
+        _ other: repeat (each Other).Type
+    ) {
+        _ = listBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+    }
+
+    /// Declares the map `collectionType` resolved with runtime arguments of the types given, so that it resolves
+    /// (to `[:]` while nothing is contributed) instead of being missing.
+    ///
+    /// ```swift
+    /// container.declareCollection([String: any Handler].self, arguments: Config.self)
+    /// ```
+    public func declareCollection<Key: Hashable & Sendable, Value, First, each Other>(
+        _ collectionType: [Key: Value].Type,
+        name: String? = nil,
+        arguments first: First.Type,
+        _ other: repeat (each Other).Type
+    ) {
+        _ = mapBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
     }
 }
 

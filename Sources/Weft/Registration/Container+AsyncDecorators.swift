@@ -56,7 +56,7 @@ extension Container {
 
 extension Decorator {
     /// `instance` wrapped in `decorators`, in order, from async code: an async decorator is awaited, a
-    /// synchronous one runs inside the resolver's graph (``AsyncResolver/synchronously(_:)``).
+    /// synchronous one runs inside the resolver's graph (see ``decorate(from:_:)``).
     nonisolated(nonsending) static func apply(
         _ decorators: [Decorator<Service>],
         to instance: Service,
@@ -67,7 +67,7 @@ extension Decorator {
             if let decorateAsync = decorator.decorateAsync {
                 instance = try await decorateAsync(resolver, instance)
             } else {
-                instance = try resolver.synchronously { try decorator.decorate($0, instance) }
+                instance = try await decorator.decorate(from: resolver, instance)
             }
         }
         return instance

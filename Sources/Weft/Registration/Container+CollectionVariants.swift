@@ -32,8 +32,9 @@ extension Container {
         factory: @escaping @Sendable (AsyncResolver) async throws -> Element
     ) -> ServiceEntry<Element> {
         let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        return addContribution(asyncElement(factory), name: name, option: option)
+        return book.add(collection: collectionType, place: id.map { .id($0) }) {
+            addContribution(asyncElement(factory), name: name, option: $0)
+        }
     }
 
     /// Adds the element `key`, made by an `async` factory, to the map `collectionType`; chosen over the
@@ -63,8 +64,9 @@ extension Container {
         factory: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) -> ServiceEntry<Value> {
         let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
-        let option = book.add(collection: collectionType, place: .key(key))
-        return addContribution(asyncElement(factory), name: name, option: option)
+        return book.add(collection: collectionType, place: .key(key)) {
+            addContribution(asyncElement(factory), name: name, option: $0)
+        }
     }
 
     /// An element's registration whose factory is `factory`, async: a synchronous resolve of it fails with
@@ -183,8 +185,9 @@ extension Container {
         factory: @escaping @MainActor (any Resolver) throws -> sending Element
     ) -> ServiceEntry<Element> {
         let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        return addContribution(mainActorElement(factory), name: name, option: option)
+        return book.add(collection: collectionType, place: id.map { .id($0) }) {
+            addContribution(mainActorElement(factory), name: name, option: $0)
+        }
     }
 
     /// Adds the element `key`, made on the main actor, to the map `collectionType`; chosen when the closure is
@@ -208,8 +211,9 @@ extension Container {
         factory: @escaping @MainActor (any Resolver) throws -> sending Value
     ) -> ServiceEntry<Value> {
         let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
-        let option = book.add(collection: collectionType, place: .key(key))
-        return addContribution(mainActorElement(factory), name: name, option: option)
+        return book.add(collection: collectionType, place: .key(key)) {
+            addContribution(mainActorElement(factory), name: name, option: $0)
+        }
     }
 
     /// An element's registration whose factory runs on the main actor.

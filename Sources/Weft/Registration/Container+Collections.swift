@@ -53,8 +53,9 @@ extension Container {
         factory: @escaping (any Resolver) throws -> Element
     ) -> ServiceEntry<Element> {
         let book = collectionBook(collectionType, name: name) { listEntry($0, collectionType) }
-        let option = book.add(collection: collectionType, place: id.map { .id($0) })
-        return addContribution(Element.self, name: name, option: option, factory: factory)
+        return book.add(collection: collectionType, place: id.map { .id($0) }) {
+            addContribution(Element.self, name: name, option: $0, factory: factory)
+        }
     }
 
     /// Adds the element `key` to the map `collectionType`: resolving `[Key: Value]` returns every element
@@ -88,8 +89,9 @@ extension Container {
         factory: @escaping (any Resolver) throws -> Value
     ) -> ServiceEntry<Value> {
         let book = collectionBook(collectionType, name: name) { mapEntry($0, collectionType) }
-        let option = book.add(collection: collectionType, place: .key(key))
-        return addContribution(Value.self, name: name, option: option, factory: factory)
+        return book.add(collection: collectionType, place: .key(key)) {
+            addContribution(Value.self, name: name, option: $0, factory: factory)
+        }
     }
 
     /// Declares the list `collectionType`, so that it resolves (to `[]` while nothing is contributed) instead of

@@ -79,7 +79,9 @@ extension Container {
         // The registrations made from now on are decorated as they are added; one made before is replaced by a
         // decorated copy, outside the lock (adding it takes the lock and tells the behaviors).
         decorateWithArguments(serviceType, name: name, added: added)
-        guard let own = ownEntry(for: key), !inherits(key) else {
+        // Read together: a decorated copy of an ancestor's registration is published with its source.
+        let (own, inherited) = lock.withLock { (services[key], compositions?.inheritedSource(of: key) != nil) }
+        guard let own, !inherited else {
             decorateInherited(serviceType, key: key)
             return
         }

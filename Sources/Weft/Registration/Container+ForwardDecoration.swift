@@ -23,13 +23,22 @@ extension Container {
     /// container's decorators of `key`: `target` is added under the forwarded key, and a decorated forward
     /// under `key` (decorated as it is added). A forward to a registration with runtime arguments takes them and
     /// passes them on; it is decorated by the decorators of its type and name, as that registration would be.
-    func addDecoratedForward<Type>(_ type: Type.Type, key: ServiceKey, to target: _ServiceEntryBase) {
+    func addDecoratedForward<Type>(
+        _ type: Type.Type,
+        key: ServiceKey,
+        to target: _ServiceEntryBase,
+        inheritedTicket: UInt64? = nil
+    ) {
         guard let target = target as? any ForwardTarget,
             let forward = forwardEntry(type, key: key, to: target as _ServiceEntryBase)
         else { return }
         target.add(to: self, under: forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType))
         forward.isDecoratedForward = true
         forward.inObjectScope(target.followedBy(forward, key: key))
+        // A forward to an ancestor's registration is remembered as inherited as it is published.
+        if let ticket = inheritedTicket {
+            lock.withLock { compositions?.expectInheritedCopy(forward, of: target.serial, ticket: ticket) }
+        }
         add(forward, as: type, key: key)
     }
 

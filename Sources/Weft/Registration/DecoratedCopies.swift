@@ -4,14 +4,19 @@
 /// as it would have had it been configured before the decorator (see ``Container/decorate(_:name:decorator:)``).
 extension Container {
     /// Publishes under `key` a copy of `entry`, which is registered under `key` here or in a parent, wrapped in
-    /// `decorators`; the copy follows `entry`'s configuration from now on.
+    /// `decorators`; the copy follows `entry`'s configuration from now on. `inheritedTicket`, for an ancestor's
+    /// registration, is the ticket taken before reading it (see ``CompositionTable/takeTicket()``).
     func publishDecoratedCopy<Service>(
         of entry: ServiceEntry<Service>,
         with decorators: [Decorator<Service>],
-        key: ServiceKey
+        key: ServiceKey,
+        inheritedTicket: UInt64? = nil
     ) {
         guard let copy = entry.decoratedCopy(with: decorators) else { return }
         entry.keepFollowing(copy, key: key, in: self)
+        if let ticket = inheritedTicket {
+            lock.withLock { compositions?.expectInheritedCopy(copy, of: entry.serial, ticket: ticket) }
+        }
         add(copy, as: Service.self, key: key)
     }
 }

@@ -4,8 +4,9 @@
 ///
 /// Within one container a decorator applies to a registration made before it or after it; so it does for an
 /// ancestor's. An ancestor keeps (weakly) the descendants that decorate and tells them, after it lets go of its
-/// lock, each key it registers under; a descendant that decorates that key and does not register it itself makes
-/// its copy anew from the registration it now inherits. Nothing of this runs on a resolve, and a container without
+/// lock, each key it registers under or removes; a descendant that decorates that key and does not register it
+/// itself makes its copy anew from the registration it now inherits, or removes its copy when it inherits none (a
+/// decorated copy must not keep a service its ancestors no longer have). Nothing of this runs on a resolve, and a container without
 /// decorating descendants pays one check of its composition table per registration.
 extension Container {
     /// Makes this container's decorators of `serviceType` apply to the registration under `key` it inherits from
@@ -17,18 +18,19 @@ extension Container {
         let decorators = lock.withLock { compositions?.decorators(for: decoratorKey) ?? [] }
             .compactMap { $0 as? Decorator<Service> }
         guard !decorators.isEmpty else { return }
-        // Again when an ancestor registered under `key` meanwhile: its notice may have come while this container's
-        // copy was not yet remembered as inherited.
+        // Again when an ancestor registered under `key` meanwhile: its notice may have come before this container's
+        // copy was published.
+        var ticket = takeTicket()
         var inherited = parent.entry(for: key)
         while let source = inherited {
             if source.serviceType != serviceType {
-                addDecoratedForward(serviceType, key: key, to: source)
+                addDecoratedForward(serviceType, key: key, to: source, inheritedTicket: ticket)
             } else if let source = source as? ServiceEntry<Service> {
-                publishDecoratedCopy(of: source, with: decorators, key: key)
+                publishDecoratedCopy(of: source, with: decorators, key: key, inheritedTicket: ticket)
             } else {
                 return
             }
-            lock.withLock { compositions?.setInheritedSource(source.serial, for: key) }
+            ticket = takeTicket()
             inherited = parent.entry(for: key)
             if inherited === source { return }
         }
@@ -44,6 +46,11 @@ extension Container {
             let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
             decorations[decoratorKey]?(self, key)
         }
+    }
+
+    /// A ticket for a decorated copy of an ancestor's registration (see ``CompositionTable/takeTicket()``).
+    private func takeTicket() -> UInt64 {
+        lock.withLock { compositions?.takeTicket() ?? 0 }
     }
 
     /// Whether this container holds, under `key`, a decorated copy of an ancestor's registration.
@@ -67,21 +74,31 @@ extension Container {
     /// Tells the descendants that decorate what this container has registered (see
     /// ``CompositionTable/noteAdded(_:key:)``); called after it lets go of its lock.
     func tellDescendants() {
-        let notices = lock.withLock { compositions?.takeNotices() ?? [] }
+        let notices = lock.withLock { compositions?.pendingNotices() ?? [] }
+        guard !notices.isEmpty else { return }
         for notice in notices { notice.tell() }
+        lock.withLock { compositions?.told(notices) }
     }
 
-    /// An ancestor registered under `key`: when this container decorates that key and does not register it itself,
-    /// its decorated copy is made anew from the registration it now inherits.
-    fileprivate func ancestorAdded(_ key: ServiceKey) {
+    /// An ancestor registered or removed what it stored under `key`: when this container decorates that key and
+    /// does not register it itself, its decorated copy is made anew from the registration it now inherits, or
+    /// removed when it inherits none.
+    fileprivate func ancestorChanged(_ key: ServiceKey) {
         let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
         let (decorate, source) = lock.withLock {
             (compositions?.inheritedDecoration(for: decoratorKey), compositions?.inheritedSource(of: key))
         }
         guard let decorate else { return }
         if let source {
+            let inherited = parent?.entry(for: key)
             // Unchanged for this container when a nearer ancestor's registration still shadows the new one.
-            if parent?.entry(for: key)?.serial == source { return }
+            if inherited?.serial == source { return }
+            if inherited == nil {
+                removeInheritedCopy(under: key, of: source)
+                // Again when an ancestor registered under `key` meanwhile: its notice may have come while the copy
+                // was still here, and found it the copy of a registration it replaced.
+                guard parent?.entry(for: key) != nil else { return }
+            }
         } else if ownEntry(for: key) != nil {
             return
         }
@@ -89,8 +106,9 @@ extension Container {
     }
 }
 
-/// What a container tells its decorating descendants once it has registered under `key` (see
-/// ``CompositionTable/noteAdded(_:)``), after it lets go of its lock.
+/// What a container tells its decorating descendants once it has registered or removed what it stored under `key`
+/// (see ``CompositionTable/noteAdded(_:key:)`` and ``CompositionTable/noteRemoved(_:)``), after it lets go of its
+/// lock.
 final class DescendantsNotice {
     let descendants: [ContainerReference]
     let key: ServiceKey
@@ -101,7 +119,7 @@ final class DescendantsNotice {
 
     func tell() {
         for descendant in descendants {
-            descendant.withContainer { $0.ancestorAdded(key) }
+            descendant.withContainer { $0.ancestorChanged(key) }
         }
     }
 }

@@ -1,8 +1,8 @@
 /// The registrations of one container, keyed by ``ServiceKey``: an open-addressing hash table with
 /// linear probing. Not thread-safe: the container guards it with its lock.
 ///
-/// A container's registrations are written once at start-up, replaced now and then, and removed only all
-/// together, so the table never deletes a single key. It exists, rather than a `Dictionary`, for the
+/// A container's registrations are written once at start-up, replaced now and then, and removed all together
+/// (a single key goes only when a child drops its decorated copy of a registration its parent removed). It exists, rather than a `Dictionary`, for the
 /// cost of registering: `Dictionary` hashes every key with SipHash, name included, and hashes every key
 /// again each time it grows. This table hashes only the name that way, mixes in the two type identities, and
 /// keeps each key's hash, so growing only moves slots. Hash flooding is not a concern: keys come from code.
@@ -57,6 +57,33 @@ struct Registry: ~Copyable {
         (slots + index).initialize(to: Slot(key: key, entry: entry))
         count += 1
         return nil
+    }
+
+    /// Removes the registration under `key` and returns it, if any. The slots after it that probed past it move
+    /// back (backward-shift deletion), so that no lookup stops at the emptied slot before its key.
+    mutating func removeValue(forKey key: ServiceKey) -> _ServiceEntryBase? {
+        guard let hashes, let slots else { return nil }
+        let hash = Self.hash(of: key)
+        let mask = capacity - 1
+        var hole = Int(truncatingIfNeeded: hash) & mask
+        while hashes[hole] != 0, !(hashes[hole] == hash && slots[hole].key == key) { hole = (hole + 1) & mask }
+        guard hashes[hole] != 0 else { return nil }
+        let removed = (slots + hole).move().entry
+        hashes[hole] = 0
+        count -= 1
+        var next = (hole + 1) & mask
+        while hashes[next] != 0 {
+            // A key can fill the hole when the hole lies on its probe path, from its home slot to where it is.
+            let home = Int(truncatingIfNeeded: hashes[next]) & mask
+            if (next &- home) & mask >= (next &- hole) & mask {
+                hashes[hole] = hashes[next]
+                (slots + hole).moveInitialize(from: slots + next, count: 1)
+                hashes[next] = 0
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        return removed
     }
 
     /// Removes every registration and returns them.
