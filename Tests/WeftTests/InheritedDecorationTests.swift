@@ -166,6 +166,26 @@ import Weft
         }
     }
 
+    @Test func childAddingDecoratorsWhileItsParentRegistersEndsWithEveryDecoratorOfTheChild() async throws {
+        for _ in 0..<lighterUnderSanitizer(3000) {
+            let parent = Container()
+            parent.register(Repository.self) { _ in SQLRepository("v0") }
+            let child = Container(parent: parent)
+            child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "c0") }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for version in 1..<20 { parent.register(Repository.self) { _ in SQLRepository("v\(version)") } }
+                }
+                group.addTask {
+                    for index in 1..<5 {
+                        child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "c\(index)") }
+                    }
+                }
+            }
+            #expect(try child.require(Repository.self).trail == ["v19", "c0", "c1", "c2", "c3", "c4"])
+        }
+    }
+
     @Test func childsDecoratorStillAppliesToItsParentsRegistrationAfterTheChildRemovesAll() throws {
         let parent = Container()
         parent.register(Repository.self) { _ in SQLRepository() }

@@ -15,12 +15,12 @@ extension Container {
     func decorateInherited<Service>(_ serviceType: Service.Type, key: ServiceKey) {
         guard let parent else { return }
         let decoratorKey = ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
-        let decorators = lock.withLock { compositions?.decorators(for: decoratorKey) ?? [] }
-            .compactMap { $0 as? Decorator<Service> }
+        // The decorators and the ticket in one hold of the lock: a decorator added after them takes a later ticket,
+        // so the copy made with it is not replaced by this one.
+        var (decorators, ticket) = decoratorsAndTicket(Service.self, key: decoratorKey)
         guard !decorators.isEmpty else { return }
         // Again when an ancestor registered under `key` meanwhile: its notice may have come before this container's
         // copy was published.
-        var ticket = takeTicket()
         var inherited = parent.entry(for: key)
         while let source = inherited {
             if source.serviceType != serviceType {
@@ -30,7 +30,7 @@ extension Container {
             } else {
                 return
             }
-            ticket = takeTicket()
+            (decorators, ticket) = decoratorsAndTicket(Service.self, key: decoratorKey)
             inherited = parent.entry(for: key)
             if inherited === source { return }
         }
@@ -48,9 +48,16 @@ extension Container {
         }
     }
 
-    /// A ticket for a decorated copy of an ancestor's registration (see ``CompositionTable/takeTicket()``).
-    private func takeTicket() -> UInt64 {
-        lock.withLock { compositions?.takeTicket() ?? 0 }
+    /// This container's decorators of `key` and a ticket for a decorated copy of an ancestor's registration made
+    /// with them (see ``CompositionTable/takeTicket()``), read in one hold of the lock.
+    private func decoratorsAndTicket<Service>(
+        _ serviceType: Service.Type,
+        key: ServiceKey
+    ) -> (decorators: [Decorator<Service>], ticket: UInt64) {
+        let (all, ticket) = lock.withLock {
+            (compositions?.decorators(for: key) ?? [], compositions?.takeTicket() ?? 0)
+        }
+        return (all.compactMap { $0 as? Decorator<Service> }, ticket)
     }
 
     /// Whether this container holds, under `key`, a decorated copy of an ancestor's registration.
