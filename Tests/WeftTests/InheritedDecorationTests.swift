@@ -186,6 +186,22 @@ import Weft
         }
     }
 
+    @Test func childsOwnRegistrationMadeWhileItsParentRegistersIsNotReplacedByACopyOfTheParents() async throws {
+        for _ in 0..<lighterUnderSanitizer(3000) {
+            let parent = Container()
+            parent.register(Repository.self) { _ in SQLRepository("v0") }
+            let child = Container(parent: parent)
+            child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for version in 1..<20 { parent.register(Repository.self) { _ in SQLRepository("v\(version)") } }
+                }
+                group.addTask { child.register(Repository.self) { _ in SQLRepository("own") } }
+            }
+            #expect(try child.require(Repository.self).trail == ["own", "child"])
+        }
+    }
+
     @Test func childsDecoratorStillAppliesToItsParentsRegistrationAfterTheChildRemovesAll() throws {
         let parent = Container()
         parent.register(Repository.self) { _ in SQLRepository() }

@@ -180,7 +180,7 @@ public final class Container: @unchecked Sendable {
         // decorate what this container registers are told after the lock is let go.
         let compositions = record.compositions
         let composed = compositions != nil
-        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key) {
+        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, occupied: services[copy key] != nil) {
             // A decorated copy of an ancestor's registration older than the one this container holds.
             lock.unlock()
             return

@@ -20,7 +20,7 @@ final class CompositionTable {
     private var inheritedSources: [ServiceKey: UInt64] = [:]
     /// Decorated copies (or forwards) of ancestors' registrations about to be added, with their sources' serials
     /// and tickets: adding one records its source in the same hold of the lock that publishes it (see
-    /// ``noteAdded(_:key:)``).
+    /// ``noteAdded(_:key:occupied:)``).
     private var pendingCopies: [ObjectIdentifier: (source: UInt64, ticket: UInt64)] = [:]
     /// The last ticket given (see ``takeTicket()``); 0 while this container decorated no ancestor's registration.
     private var tickets: UInt64 = 0
@@ -127,10 +127,13 @@ final class CompositionTable {
     /// (a decorator declared meanwhile must not take it for the container's own registration); one the container
     /// itself adds there is no longer a copy; and the descendants that decorate are to be told (see
     /// ``pendingNotices()``).
-    /// Returns false, and notes nothing, for a copy made from an earlier reading of the ancestors than what `key`
-    /// already received: it is not to be published.
-    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey) -> Bool {
+    /// Returns false, and notes nothing, for a copy that is not to be published: one made from an earlier reading
+    /// of the ancestors than what `key` already received, or one that would replace the container's own
+    /// registration under `key` (`occupied` says whether the container holds one there), which a copy made while
+    /// that registration was being added can find.
+    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey, occupied: Bool) -> Bool {
         if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
+            if occupied, inheritedSources[key] == nil { return false }
             if let published = publishedTickets[key], published > pending.ticket { return false }
             publishedTickets[key] = pending.ticket
             inheritedSources[key] = pending.source
