@@ -109,13 +109,4 @@ extension ServiceEntry {
         owner?.withContainer { $0.adoptForTeardown(owned) }
         return true
     }
-
-    /// Whether and how `instance` is torn down, remembered for its type by the registration.
-    func teardownKind(of instance: Any) -> TeardownKind {
-        let type = ObjectIdentifier(Swift.type(of: instance))
-        if let known = teardownKnown(for: type) { return known }
-        let kind = TeardownKind.of(instance)
-        rememberTeardown(kind, for: type)
-        return kind
-    }
 }

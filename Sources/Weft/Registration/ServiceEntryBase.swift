@@ -120,6 +120,15 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? { abstract() }
     /// Remembers how instances of the dynamic type `type` are torn down.
     func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) { abstract() }
+    /// Whether and how `instance`, an instance of this registration, is torn down, remembered for its dynamic
+    /// type (a registration's own instances, and its instances in a scope's slot).
+    final func teardownKind(of instance: Any) -> TeardownKind {
+        let type = ObjectIdentifier(Swift.type(of: instance))
+        if let known = teardownKnown(for: type) { return known }
+        let kind = TeardownKind.of(instance)
+        rememberTeardown(kind, for: type)
+        return kind
+    }
     /// Records that a kept instance of `dependent` was made with an instance of this registration; returns
     /// false when this registration was retired (replaced or removed) meanwhile, so that nothing would discard
     /// `dependent` later: the caller then discards it at once.

@@ -81,7 +81,7 @@ final class ScopeSlot: InstanceHolder, @unchecked Sendable {
             return true
         }
         guard let made = original.slotBits(ofErased: instance) else { return true }
-        return scope.keepScoped(made, at: position, erased: instance, kind: teardownKind(of: instance))
+        return scope.keepScoped(made, at: position, erased: instance, kind: original.teardownKind(of: instance))
     }
 
     func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool {
@@ -97,15 +97,6 @@ final class ScopeSlot: InstanceHolder, @unchecked Sendable {
         }
         scope.lock.unlock()
         SlotState.release(taken)
-    }
-
-    /// How `instance` is torn down, as its registration remembers it for its dynamic type.
-    private func teardownKind(of instance: Any) -> TeardownKind {
-        let type = ObjectIdentifier(Swift.type(of: instance))
-        if let known = original.teardownKnown(for: type) { return known }
-        let kind = TeardownKind.of(instance)
-        original.rememberTeardown(kind, for: type)
-        return kind
     }
 
     func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {

@@ -2,7 +2,7 @@
 /// itself, so that tearing it down needs no dynamic cast to a protocol.
 ///
 /// Finding the kind costs two conformance lookups in the runtime; a registration remembers it for the dynamic
-/// type of its instances (see ``ServiceEntry/teardownKind(of:)``), and the container keeps it with each instance
+/// type of its instances (see ``_ServiceEntryBase/teardownKind(of:)``), and the container keeps it with each instance
 /// it owns, so that ending a scope casts nothing.
 enum TeardownKind: @unchecked Sendable {
     /// Neither protocol: nothing to do.
@@ -28,7 +28,7 @@ enum TeardownKind: @unchecked Sendable {
 }
 
 /// How instances of one dynamic type are torn down, as a registration remembers it (see
-/// ``ServiceEntry/teardownKind(of:)``).
+/// ``_ServiceEntryBase/teardownKind(of:)``).
 typealias KnownTeardown = (type: ObjectIdentifier, kind: TeardownKind)
 
 /// An instance a container or scope keeps to tear down when it ends, with how, and its name for messages.
