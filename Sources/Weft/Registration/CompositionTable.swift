@@ -36,10 +36,9 @@ final class CompositionTable {
 
     // MARK: Decorators
 
-    /// Adds `decorator` to those of `key`; returns all of them, in declaration order.
-    func addDecorator(_ decorator: AnyObject, for key: ServiceKey) -> [AnyObject] {
+    /// Adds `decorator` after those of `key`.
+    func addDecorator(_ decorator: AnyObject, for key: ServiceKey) {
         decorators[key, default: []].append(decorator)
-        return decorators[key] ?? []
     }
 
     /// The decorators of `key`, in declaration order.

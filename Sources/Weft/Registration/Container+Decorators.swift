@@ -69,7 +69,7 @@ extension Container {
         let watcher: ContainerReference? = lock.withLock {
             let table = compositions ?? CompositionTable()
             compositions = table
-            _ = table.addDecorator(added, for: key)
+            table.addDecorator(added, for: key)
             guard parent != nil else { return nil }
             return table.decoratesInherited(
                 serviceType, for: key, reference: referenceLocked(in: registrationRecordLocked()))

@@ -2,12 +2,12 @@
 /// registration (or a decorated forward, for a forwarded type), with instances of its own, so that the ancestor's
 /// resolves stay undecorated.
 ///
-/// Within one container a decorator applies to a registration made before it or after it; so it does for an
-/// ancestor's. An ancestor keeps (weakly) the descendants that decorate and tells them, after it lets go of its
-/// lock, each key it registers under or removes; a descendant that decorates that key and does not register it
-/// itself makes its copy anew from the registration it now inherits, or removes its copy when it inherits none (a
-/// decorated copy must not keep a service its ancestors no longer have). Nothing of this runs on a resolve, and a container without
-/// decorating descendants pays one check of its composition table per registration.
+/// Within one container a decorator applies to a registration made before it or after it; so it does for an ancestor's.
+/// An ancestor keeps (weakly) the descendants that decorate and tells them, after it lets go of its lock, each key it
+/// registers under or removes; a descendant that decorates that key and does not register it itself makes its copy anew
+/// from the registration it now inherits, or removes its copy when it inherits none (a decorated copy must not keep a
+/// service its ancestors no longer have). Nothing of this runs on a resolve, and a container without decorating
+/// descendants pays one check of its composition table per registration.
 extension Container {
     /// Makes this container's decorators of `serviceType` apply to the registration under `key` it inherits from
     /// its ancestors: a decorated copy of it (or a decorated forward to it) is published here, and remembered as
@@ -113,8 +113,8 @@ extension Container {
     }
 }
 
-/// What a container tells its decorating descendants once it has registered or removed what it stored under `key`
-/// (see ``CompositionTable/noteAdded(_:key:occupied:)`` and ``CompositionTable/noteRemoved(_:)``), after it lets go of its
+/// What a container tells its decorating descendants once it has registered or removed what it stored under `key` (see
+/// ``CompositionTable/noteAdded(_:key:occupied:)`` and ``CompositionTable/noteRemoved(_:)``), after it lets go of its
 /// lock.
 final class DescendantsNotice {
     let descendants: [ContainerReference]

@@ -1,10 +1,10 @@
 /// The registrations of one container, keyed by ``ServiceKey``: an open-addressing hash table with
 /// linear probing. Not thread-safe: the container guards it with its lock.
 ///
-/// A container's registrations are written once at start-up, replaced now and then, and removed all together
-/// (a single key goes only when a child drops its decorated copy of a registration its parent removed). It exists, rather than a `Dictionary`, for the
-/// cost of registering: `Dictionary` hashes every key with SipHash, name included, and hashes every key
-/// again each time it grows. This table hashes only the name that way, mixes in the two type identities, and
+/// A container's registrations are written once at start-up, replaced now and then, and removed all together (a single
+/// key goes only when a child drops its decorated copy of a registration its parent removed). It exists, rather than a
+/// `Dictionary`, for the cost of registering: `Dictionary` hashes every key with SipHash, name included, and hashes
+/// every key again each time it grows. This table hashes only the name that way, mixes in the two type identities, and
 /// keeps each key's hash, so growing only moves slots. Hash flooding is not a concern: keys come from code.
 struct Registry: ~Copyable {
     private struct Slot {

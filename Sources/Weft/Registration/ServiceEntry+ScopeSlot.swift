@@ -16,9 +16,9 @@ extension ServiceEntry {
         return Unmanaged<SlotBox<Service>>.fromOpaque(bits).takeUnretainedValue().value
     }
 
-    /// Keeps `instance`, new, in `scope`'s slot at `position` (see ``Container/keepScoped(_:at:erased:kind:releasing:)``).
-    /// `known` is what the registration knew of its instances' teardown when the build began, if the caller read
-    /// it then (see ``_ServiceEntryBase/discardCountAndTeardown()``).
+    /// Keeps `instance`, new, in `scope`'s slot at `position` (see
+    /// ``Container/keepScoped(_:at:erased:kind:releasing:)``). `known` is what the registration knew of its instances'
+    /// teardown when the build began, if the caller read it then (see ``_ServiceEntryBase/discardCountAndTeardown()``).
     @inline(__always)
     func keep(
         _ instance: Service,
