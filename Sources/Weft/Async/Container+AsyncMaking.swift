@@ -67,9 +67,8 @@ extension Container {
             key: key,
             context: context,
             claim: {
-                // Into the registration's storage when a synchronous part of the graph starts, unless the
-                // callbacks' run puts it there.
-                // `claimingInstance` notes the build as one the innermost build waits for.
+                // Published into the registration's storage when a synchronous part of the graph starts, unless the
+                // callbacks' run puts it there; `claimingInstance` notes what the innermost build waits for.
                 AsyncBuilds.lock.withLock {
                     graph.claimSlotLocked(of: entry, key: key, publishes: !recipe.hasCallbacks, waiting: nil)
                 }
@@ -101,14 +100,14 @@ extension Container {
         holder: any InstanceHolder,
         context: AsyncContext
     ) async throws -> Made {
-        let (entry, key) = (holder, recipe.key)
+        let key = recipe.key
         let graph = context.graph.id
         var readStorageFirst = false
         return try await claimingInstance(
             key: key,
             context: context,
             claim: {
-                switch entry.claimForTask(key: key, graph: graph) {
+                switch holder.claimForTask(key: key, graph: graph) {
                 case .stored(let instance):
                     return .stored(Made(value: instance))
                 case .wait(let build):
@@ -120,14 +119,14 @@ extension Container {
             },
             make: { build in
                 // A custom scope's storage, read now that the claim is held: a build that ended meanwhile stored.
-                if readStorageFirst, let stored = entry.storedInstance(inGraph: graph) {
-                    return (Made(value: stored), entry.endTaskBuild(build))
+                if readStorageFirst, let stored = holder.storedInstance(inGraph: graph) {
+                    return (Made(value: stored), holder.endTaskBuild(build))
                 }
                 let step = AsyncStep(entry: recipe.entry, key: key, build: build, shared: true)
                 let made = try await self.build(recipe, step: step, context: context, store: graph, in: holder)
-                return (made, entry.endTaskBuild(build))
+                return (made, holder.endTaskBuild(build))
             },
-            release: { build in _ = entry.endTaskBuild(build) }
+            release: { build in _ = holder.endTaskBuild(build) }
         )
     }
 

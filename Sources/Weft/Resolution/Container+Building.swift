@@ -115,7 +115,7 @@ extension Container {
             throw capturedScopedService(entry.object, state: state)
         }
         // Recorded between registrations: a scope's instance made with `entry` is discarded through its
-        // registration's discard count, which its slot compares (see ``ScopeSlot/refreshLocked(current:)``).
+        // registration's discard count, which its slot compares (see ``SlotState/refresh(current:)``).
         let recorded = entry._withUnsafeGuaranteedRef { entry in
             builder._withUnsafeGuaranteedRef { builder in entry.addDependent(builder) }
         }
@@ -179,8 +179,9 @@ extension Container {
     /// Makes a new instance of the registration `found` with `produce`, checking for cycles, keeping it for
     /// the graph or scope, and running (or queueing) its `initCompleted` callbacks.
     ///
-    /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and
-    /// so that a transient instance with nothing to run after its factory skips ``keep(_:found:key:state:claimed:firstPending:)``.
+    /// Written so that the instance is moved, not copied, on its way out (no `defer` after it is made), and so
+    /// that a transient instance with nothing to run after its factory skips
+    /// ``keep(_:found:key:state:claimed:slot:firstPending:)``.
     /// Inlined (make(_:key:state:as:produce:) calls it from one place), so that a resolve without arguments is one
     /// generic frame up to the factory.
     @inline(__always)

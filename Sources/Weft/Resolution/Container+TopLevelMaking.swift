@@ -15,7 +15,7 @@ import WeftAtomics
 ///   outermost factory returns, with its instance in the graph), or when the graph escaped while a graph-scoped
 ///   factory ran (its instance then goes into the registration's storage too). The resolve is then left open,
 ///   with the frame still on the path, and the caller finishes it with ``completeTopLevel(_:found:key:state:)``,
-///   which does what `build` does after the factory (`keep(_:found:key:state:claimed:firstPending:)`).
+///   which does what `build` does after the factory (`keep(_:found:key:state:claimed:slot:firstPending:)`).
 ///
 /// A top-level graph-scoped instance with nothing after its factory is not recorded in
 /// ``ResolutionState/Fields/made``: the record exists for later resolves in the same graph, and there is none

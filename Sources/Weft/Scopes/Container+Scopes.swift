@@ -104,8 +104,8 @@ extension Container {
     }
 
     /// The nearest container that is not a scope, when this scope and the scopes it is nested in have no
-    /// registrations of their own: that container's lookups are this scope's, but for `.scoped` registrations
-    /// (see ``scopedLookup(_:)``). Nil when a scope on the way has registrations.
+    /// registrations of their own: that container's lookups are this scope's (a `.scoped` registration found there
+    /// keeps its instance in this scope's slot, see ``slot(of:)``). Nil when a scope on the way has registrations.
     ///
     /// Unretained, like every container on the way: the scope, which the caller holds, keeps them.
     @inline(__always)
