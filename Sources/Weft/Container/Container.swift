@@ -169,7 +169,7 @@ public final class Container: @unchecked Sendable {
     /// stored under a type an ancestor forwards, which no one registered here). A new registration (or a copy)
     /// belongs to the container it is first added to; a forwarded one keeps its own.
     func add<Service, Type>(
-        _ given: ServiceEntry<Service>,
+        _ entry: ServiceEntry<Service>,
         as type: Type.Type,
         key: consuming ServiceKey,
         quietly: Bool = false
@@ -186,8 +186,13 @@ public final class Container: @unchecked Sendable {
         // decorate what this container registers are told after the lock is let go.
         let compositions = record.compositions
         let composed = compositions != nil
-        // A type forwarded to a registration a decorated copy replaced resolves the copy (see `DecoratedCopies.swift`).
-        let entry = composed ? compositions.unsafelyUnwrapped.resolvedInPlace(of: given) : given
+        if composed, let copy = compositions.unsafelyUnwrapped.publishedCopy(of: entry) as? ServiceEntry<Service> {
+            // A type forwarded to a registration a decorated copy replaced resolves the copy (see
+            // `DecoratedCopies.swift`); added anew, to the latest copy then.
+            lock.unlock()
+            add(copy, as: type, key: key, quietly: quietly)
+            return
+        }
         if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, occupied: services[copy key] != nil) {
             // A decorated copy of an ancestor's registration older than the one this container holds.
             lock.unlock()
@@ -198,9 +203,7 @@ public final class Container: @unchecked Sendable {
         // into the registry without a copy).
         let told = record.behaviors.isEmpty || quietly ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
-        if composed, let (original, previous) = compositions.unsafelyUnwrapped.takeCopyInPlace(entry) {
-            moveForwardsLocked(of: original, previous: previous, to: entry, reference: reference)
-        }
+        if composed { moveForwardsLocked(to: entry, reference: reference) }
         if replaced === entry {
             replaced = nil
         } else if entry.owner === reference {

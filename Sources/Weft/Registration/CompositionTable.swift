@@ -90,18 +90,21 @@ final class CompositionTable {
         guard !pendingPublishedCopies.isEmpty,
             let original = pendingPublishedCopies.removeValue(forKey: ObjectIdentifier(copy))
         else { return nil }
-        return (original, publishedCopies.updateValue(copy, forKey: original.serial))
+        let previous = publishedCopies.updateValue(copy, forKey: original.serial)
+        // A forward to the copy taken over from, made meanwhile, is led on to this one (see `publishedCopy(of:)`).
+        if let previous, previous !== copy { publishedCopies[previous.serial] = copy }
+        return (original, previous)
     }
 
     /// Notes that the container now holds under `key` a copy it moved there (see
-    /// ``Container/moveForwardsLocked(of:previous:to:reference:)``): the descendants that decorate are told.
+    /// ``Container/moveForwardsLocked(to:reference:)``): the descendants that decorate are told.
     func noteMoved(to key: ServiceKey) {
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
     }
 
-    /// The decorated copy published in place of `entry` (of the copy of it, for several decorators declared after
-    /// it), which a type forwarded to `entry` resolves: the decorated instance is the service's instance, whatever
+    /// The latest decorated copy published in place of `entry` (of the copy of it, for several decorators
+    /// declared after it, or of the copy made with fewer of them), which a type forwarded to `entry` resolves: the decorated instance is the service's instance, whatever
     /// type asks for it. Nil when `entry` was not replaced by a copy.
     func publishedCopy(of entry: _ServiceEntryBase) -> _ServiceEntryBase? {
         guard !publishedCopies.isEmpty, var copy = publishedCopies[entry.serial] else { return nil }
@@ -111,11 +114,6 @@ final class CompositionTable {
 
     /// Whether this container published a decorated copy in place of a registration.
     var hasCopies: Bool { !publishedCopies.isEmpty }
-
-    /// `entry`, or the decorated copy published in its place (see ``publishedCopy(of:)``).
-    func resolvedInPlace<Service>(of entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        publishedCopy(of: entry) as? ServiceEntry<Service> ?? entry
-    }
 
     /// Forgets the decorated copies this container published (``Container/removeAll()`` removed them).
     func forgetPublishedCopies() {

@@ -27,16 +27,13 @@ extension Container {
         return copy
     }
 
-    /// Stores `copy`, the decorated copy of `original` just published in its place, under the other keys this
-    /// container holds `original` (or `previous`, the copy it takes over from) under: the types forwarded to it,
-    /// and the key a decorated forward reaches it under. Every type then resolves the one registration and shares
-    /// its instances. The caller holds `lock`; the descendants that decorate are told, as of any registration.
-    func moveForwardsLocked<Service>(
-        of original: _ServiceEntryBase,
-        previous: _ServiceEntryBase?,
-        to copy: ServiceEntry<Service>,
-        reference: ContainerReference
-    ) {
+    /// When `copy`, just added, is a decorated copy published in place of a registration (see
+    /// ``CompositionTable/expectCopyInPlace(_:of:)``), stores it under the other keys this container holds that
+    /// registration (or the copy it takes over from) under: the types forwarded to it, and the key a decorated
+    /// forward reaches it under. Every type then resolves the one registration and shares its instances. The
+    /// caller holds `lock`; the descendants that decorate are told, as of any registration.
+    func moveForwardsLocked<Service>(to copy: ServiceEntry<Service>, reference: ContainerReference) {
+        guard let compositions, let (original, previous) = compositions.takeCopyInPlace(copy) else { return }
         let forwarded = services.keys { _, entry in
             entry === original || (entry === previous && entry !== copy)
         }
@@ -44,7 +41,7 @@ extension Container {
             guard let moved = services.updateValue(copy, forKey: other) else { continue }
             if copy.owner === reference { copy.keyCount += 1 }
             if moved.owner === reference { moved.keyCount -= 1 }
-            compositions?.noteMoved(to: other)
+            compositions.noteMoved(to: other)
         }
     }
 }
