@@ -233,6 +233,8 @@ import Weft
         #expect(file.forwardedTypes == ["Store"])
         let pair = try #require(graph.node(for: Pair.self))
         #expect(Set(graph.dependencies(of: pair.id).map(\.to)) == [file.id])
+        #expect(graph.dot.contains("also: Store"))
+        #expect(graph.dot.contains("decorated"))
     }
 
     @Test func removeAllForgetsTheCopyAForwardWouldResolve() throws {
@@ -246,5 +248,65 @@ import Weft
         // registration made after the decorator).
         #expect(throws: ResolutionError.self) { try container.require(FileStore.self) }
         #expect(try container.require((any Store).self).trail == ["file"])
+    }
+
+    @Test func decoratorThatResolvesTheForwardedTypeIsTheCycleItIs() throws {
+        // `Store` resolves the registration being decorated: asking for it from the decorator asks for the
+        // service again (`inner` is the instance it decorates).
+        let container = Container()
+        container.register(FileStore.self) { _ in FileStore() }.implements((any Store).self)
+        container.decorate(FileStore.self) { r, inner in inner.with("\(try r.require((any Store).self).trail)") }
+
+        let error = try #require(throws: ResolutionError.self) { try container.require(FileStore.self) }
+        #expect(error.reason == .circularDependency)
+        #expect(error.path == ["FileStore", "Store"])
+    }
+
+    @Test func cycleThroughTheForwardedTypeIsReportedWithEveryStep() throws {
+        final class Reader: Sendable {
+            init(store: any Store) {}
+        }
+        let container = Container()
+        container.register(Reader.self) { r in Reader(store: try r.require((any Store).self)) }
+        container.register(FileStore.self) { r in
+            _ = try r.require(Reader.self)
+            return FileStore()
+        }
+        .implements((any Store).self)
+        container.decorate(FileStore.self) { _, inner in inner.with("audited") }
+
+        let error = try #require(throws: ResolutionError.self) { try container.require((any Store).self) }
+        #expect(error.reason == .circularDependency)
+        #expect(error.path == ["Store", "Reader", "Store"])
+    }
+
+    @Test func missingDependencyOfTheDecoratorIsReportedThroughTheForwardedType() throws {
+        final class Log: Sendable {}
+        let container = Container()
+        container.register(FileStore.self) { _ in FileStore() }.implements((any Store).self)
+        container.decorate(FileStore.self) { r, inner in
+            _ = try r.require(Log.self)
+            return inner.with("logged")
+        }
+
+        let error = try #require(throws: ResolutionError.self) { try container.require((any Store).self) }
+        #expect(error.reason == .missingRegistration)
+        #expect(error.path == ["Store", "Log"])
+        let missing = container.verificationReport().problems(ofKind: .missingRegistration)
+        #expect(!missing.isEmpty)
+        #expect(missing.allSatisfy { $0.path.last == "Log" })
+    }
+
+    @Test @MainActor func mainActorDecoratorAppliesToTheForwardedType() throws {
+        let container = Container()
+        container.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        container.decorate(FileStore.self) { @MainActor _, inner in
+            MainActor.assertIsolated()
+            return inner.with("main")
+        }
+
+        let store = try container.require((any Store).self)
+        #expect(store === (try container.require(FileStore.self)))
+        #expect(store.trail == ["file", "main"])
     }
 }
