@@ -67,20 +67,25 @@ import Weft
     }
 
     @Test func typeForwardedAfterDecoratingResolvesAsOneForwardedBefore() throws {
-        // A forwarded type resolves the registration as registered: the decorator of `Repository` returns a
-        // `Repository`, which need not be a `Store`.
+        // A forwarded type resolves the service's instance, which is the decorated one.
+        final class StoredWrapper: Repository, Store {
+            let inner: any Repository
+            init(_ inner: any Repository) { self.inner = inner }
+            var trail: [String] { inner.trail + ["logged"] }
+        }
         let before = Container()
         before.register(Repository.self) { _ in SQLRepository() }.implements((any Store).self)
-        before.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
+        before.decorate(Repository.self) { _, inner in StoredWrapper(inner) }
         let after = Container()
         let entry = after.register(Repository.self) { _ in SQLRepository() }
-        after.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "logged") }
-        entry.implements((any Store).self)
+        after.decorate(Repository.self) { _, inner in StoredWrapper(inner) }
+        entry.implements((any Store).self).inObjectScope(.container)
 
         for container in [before, after] {
-            #expect(try container.require((any Store).self) is SQLRepository)
+            #expect(try container.require((any Store).self) is StoredWrapper)
             #expect(try container.require(Repository.self).trail == ["sql", "logged"])
         }
+        #expect(try after.require((any Store).self) === (try after.require(Repository.self)))
     }
 
     @Test func scopeSetOnAParentsRegistrationAfterAChildDecoratedItAppliesToTheChildsCopy() throws {

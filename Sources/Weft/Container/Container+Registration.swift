@@ -160,7 +160,9 @@ extension Container {
     }
 
     /// Makes `type` resolve through `service`'s registration: same factory, scope, arguments and
-    /// `initCompleted` callbacks, and (in `.graph` and `.container` scope) the same instance.
+    /// `initCompleted` callbacks, and (in `.graph` and `.container` scope) the same instance. When the
+    /// registration is decorated, that instance is the decorated one, before or after this call (see
+    /// ``decorate(_:name:decorator:)``).
     ///
     /// ```swift
     /// let dog = container.register(Dog.self) { _ in Dog() }

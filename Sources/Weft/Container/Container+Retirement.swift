@@ -71,6 +71,7 @@ extension Container {
         let (removed, reference) = lock.withLock {
             if let compositions {
                 compositions.removeCollections()
+                compositions.forgetPublishedCopies()
                 // The descendants that decorate what was removed follow what they now inherit.
                 if compositions.tellsDescendants {
                     for key in services.dictionary.keys { compositions.noteRemoved(key) }

@@ -165,9 +165,15 @@ public final class Container: @unchecked Sendable {
 
     // MARK: Registry access
 
-    /// Stores `entry` under `key`, then tells the behaviors (outside the lock). A new registration (or a copy)
+    /// Stores `entry` under `key`, then tells the behaviors (outside the lock) unless `quietly` (a decorated copy
+    /// stored under a type an ancestor forwards, which no one registered here). A new registration (or a copy)
     /// belongs to the container it is first added to; a forwarded one keeps its own.
-    func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
+    func add<Service, Type>(
+        _ entry: ServiceEntry<Service>,
+        as type: Type.Type,
+        key: consuming ServiceKey,
+        quietly: Bool = false
+    ) {
         lock.lock()
         if isScope, !countedAsRegisteringScope {
             // Counted before the registration is visible: a lookup from a scope that sees it walks the chain.
@@ -180,6 +186,13 @@ public final class Container: @unchecked Sendable {
         // decorate what this container registers are told after the lock is let go.
         let compositions = record.compositions
         let composed = compositions != nil
+        if composed, let copy = compositions.unsafelyUnwrapped.publishedCopy(of: entry) as? ServiceEntry<Service> {
+            // A type forwarded to a registration a decorated copy replaced resolves the copy (see
+            // `DecoratedCopies.swift`); added anew, to the latest copy then.
+            lock.unlock()
+            add(copy, as: type, key: key, quietly: quietly)
+            return
+        }
         if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, occupied: services[copy key] != nil) {
             // A decorated copy of an ancestor's registration older than the one this container holds.
             lock.unlock()
@@ -188,8 +201,9 @@ public final class Container: @unchecked Sendable {
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).
-        let told = record.behaviors.isEmpty ? nil : (record.behaviors, key.name)
+        let told = record.behaviors.isEmpty || quietly ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
+        if composed { moveForwardsLocked(to: entry, reference: reference) }
         if replaced === entry {
             replaced = nil
         } else if entry.owner === reference {

@@ -33,6 +33,13 @@ final class CompositionTable {
     private var decoratingDescendants: [ContainerReference] = []
     /// What they are still to be told (see ``pendingNotices()``).
     private var notices: [DescendantsNotice] = []
+    /// The decorated copy this container published in place of each registration (its own, or an ancestor's), by
+    /// the serial of the registration it copies: a type forwarded to that registration resolves the copy (see
+    /// ``publishedCopy(of:)``).
+    private var publishedCopies: [UInt64: _ServiceEntryBase] = [:]
+    /// Decorated copies about to be added, with the registration each is published in place of (see
+    /// ``expectCopyInPlace(_:of:)``).
+    private var pendingPublishedCopies: [ObjectIdentifier: _ServiceEntryBase] = [:]
 
     // MARK: Decorators
 
@@ -65,6 +72,52 @@ final class CompositionTable {
             ? key : ServiceKey(serviceType: key.serviceType, argumentsType: noArguments, name: key.name)
         guard let found = decorators[decorated] else { return }
         entry.wrapFactory(in: found.compactMap { $0 as? Decorator<Service> })
+    }
+
+    // MARK: Decorated copies and forwarded types
+
+    /// Notes that `copy`, about to be added, is a decorated copy of `original` (a registration of this container,
+    /// or of an ancestor) published in its place: adding it moves the types forwarded to `original` here onto it
+    /// in the same hold of the lock.
+    func expectCopyInPlace(_ copy: _ServiceEntryBase, of original: _ServiceEntryBase) {
+        pendingPublishedCopies[ObjectIdentifier(copy)] = original
+    }
+
+    /// The registration `copy` is a decorated copy of, when it is one expected by ``expectCopyInPlace(_:of:)``, which
+    /// is from now on what forwarded types of that registration resolve, and the copy it takes over from (made
+    /// with fewer decorators, or by another thread at the same time).
+    func takeCopyInPlace(_ copy: _ServiceEntryBase) -> (original: _ServiceEntryBase, previous: _ServiceEntryBase?)? {
+        guard !pendingPublishedCopies.isEmpty,
+            let original = pendingPublishedCopies.removeValue(forKey: ObjectIdentifier(copy))
+        else { return nil }
+        let previous = publishedCopies.updateValue(copy, forKey: original.serial)
+        // A forward to the copy taken over from, made meanwhile, is led on to this one (see `publishedCopy(of:)`).
+        if let previous, previous !== copy { publishedCopies[previous.serial] = copy }
+        return (original, previous)
+    }
+
+    /// Notes that the container now holds under `key` a copy it moved there (see
+    /// ``Container/moveForwardsLocked(to:reference:)``): the descendants that decorate are told.
+    func noteMoved(to key: ServiceKey) {
+        guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
+        notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
+    }
+
+    /// The latest decorated copy published in place of `entry` (of the copy of it, for several decorators
+    /// declared after it, or of the copy made with fewer of them), which a type forwarded to `entry` resolves: the decorated instance is the service's instance, whatever
+    /// type asks for it. Nil when `entry` was not replaced by a copy.
+    func publishedCopy(of entry: _ServiceEntryBase) -> _ServiceEntryBase? {
+        guard !publishedCopies.isEmpty, var copy = publishedCopies[entry.serial] else { return nil }
+        while let later = publishedCopies[copy.serial] { copy = later }
+        return copy
+    }
+
+    /// Whether this container published a decorated copy in place of a registration.
+    var hasCopies: Bool { !publishedCopies.isEmpty }
+
+    /// Forgets the decorated copies this container published (``Container/removeAll()`` removed them).
+    func forgetPublishedCopies() {
+        publishedCopies = [:]
     }
 
     // MARK: Decorating ancestors' registrations
@@ -132,8 +185,13 @@ final class CompositionTable {
     /// that registration was being added can find.
     func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey, occupied: Bool) -> Bool {
         if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
-            if occupied, inheritedSources[key] == nil { return false }
-            if let published = publishedTickets[key], published > pending.ticket { return false }
+            let stale =
+                (occupied && inheritedSources[key] == nil)
+                || publishedTickets[key].map { $0 > pending.ticket } ?? false
+            if stale {
+                pendingPublishedCopies[ObjectIdentifier(entry)] = nil
+                return false
+            }
             publishedTickets[key] = pending.ticket
             inheritedSources[key] = pending.source
         } else {

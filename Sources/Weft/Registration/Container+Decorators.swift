@@ -26,14 +26,18 @@ extension Container {
     ///   keeps applying when the registration is replaced (and after ``removeAll()``, which removes registrations,
     ///   not decorators). Declared after the registration, it publishes a decorated copy of it (same factory,
     ///   scope and callbacks) that follows the `ServiceEntry` `register` returned: a scope or an `initCompleted`
-    ///   callback set on it after the decorator applies as one set before. A type the registration is forwarded
-    ///   as (`implements`), before or after the decorator, resolves it undecorated (the decorator's result need not
-    ///   be of that type), with instances of its own.
+    ///   callback set on it after the decorator applies as one set before.
+    /// - **The decorated instance is the service's instance, whatever type asks for it.** A type the registration
+    ///   is forwarded as (`implements`, `forward`), before or after the decorator, resolves the instance the
+    ///   service's own resolves get, in every scope: a `.container` service has one instance, the decorated one,
+    ///   for both types, and `initCompleted` callbacks run once on it. A decorated instance that is not of the
+    ///   forwarded type fails that type's resolves with ``ResolutionError/Reason/typeMismatch``.
     /// - **In a child container**, decorating a service that only a parent registers gives the child a
     ///   decorated copy of the parent's registration, with its own instances (a parent's `.container` singleton
     ///   and the child's decorated one are different instances); the parent's resolves are not decorated. The
     ///   parent's own decorators come first. As within one container, the child's decorator applies to the
-    ///   parent's registration whenever it is made: before the decorator, after it, or replaced after it.
+    ///   parent's registration whenever it is made: before the decorator, after it, or replaced after it. The
+    ///   types the parent forwards to that registration resolve the child's decorated instance in the child.
     /// - **Forwarded types.** Decorating `Animal`, which resolves through `register(Cat.self).implements(Animal.self)`
     ///   (or `forward`), decorates resolves of `Animal` only: resolving `Cat` gives the undecorated instance.
     ///   The two still share `Cat`'s instance, and the decorated `Animal` lives in `Cat`'s scope (and follows it

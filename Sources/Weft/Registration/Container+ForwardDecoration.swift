@@ -106,6 +106,9 @@ protocol ScopeFollowing: AnyObject {
 protocol ForwardTarget: _ServiceEntryBase {
     /// Adds this registration to `container` under `key`.
     func add(to container: Container, under key: ServiceKey)
+    /// Adds this registration to `container` under `key` without telling the behaviors (a decorated copy stored
+    /// under a type an ancestor forwards, see `InheritedDecoration.swift`).
+    func addQuietly(to container: Container, under key: ServiceKey)
     /// Keeps `follower`, the decorated forward of `key` (in place of an earlier one), to set its scope when this
     /// registration's changes; returns the scope now.
     func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol
@@ -114,6 +117,10 @@ protocol ForwardTarget: _ServiceEntryBase {
 extension ServiceEntry: ScopeFollowing, ForwardTarget {
     func add(to container: Container, under key: ServiceKey) {
         container.add(self, as: Service.self, key: key)
+    }
+
+    func addQuietly(to container: Container, under key: ServiceKey) {
+        container.add(self, as: Service.self, key: key, quietly: true)
     }
 
     func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol {

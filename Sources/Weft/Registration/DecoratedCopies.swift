@@ -6,18 +6,43 @@ extension Container {
     /// Publishes under `key` a copy of `entry`, which is registered under `key` here or in a parent, wrapped in
     /// `decorators`; the copy follows `entry`'s configuration from now on. `inheritedTicket`, for an ancestor's
     /// registration, is the ticket taken before reading it (see ``CompositionTable/takeTicket()``).
+    @discardableResult
     func publishDecoratedCopy<Service>(
         of entry: ServiceEntry<Service>,
         with decorators: [Decorator<Service>],
         key: ServiceKey,
         inheritedTicket: UInt64? = nil
-    ) {
-        guard let copy = entry.decoratedCopy(with: decorators) else { return }
+    ) -> ServiceEntry<Service>? {
+        guard let copy = entry.decoratedCopy(with: decorators) else { return nil }
         entry.keepFollowing(copy, key: key, in: self)
-        if let ticket = inheritedTicket {
-            lock.withLock { compositions?.expectInheritedCopy(copy, of: entry.serial, ticket: ticket) }
+        lock.withLock {
+            if let ticket = inheritedTicket {
+                compositions?.expectInheritedCopy(copy, of: entry.serial, ticket: ticket)
+            }
+            // The types forwarded to `entry` resolve the copy from now on: the decorated instance is the service's
+            // instance, whatever type asks for it.
+            compositions?.expectCopyInPlace(copy, of: entry)
         }
         add(copy, as: Service.self, key: key)
+        return copy
+    }
+
+    /// When `copy`, just added, is a decorated copy published in place of a registration (see
+    /// ``CompositionTable/expectCopyInPlace(_:of:)``), stores it under the other keys this container holds that
+    /// registration (or the copy it takes over from) under: the types forwarded to it, and the key a decorated
+    /// forward reaches it under. Every type then resolves the one registration and shares its instances. The
+    /// caller holds `lock`; the descendants that decorate are told, as of any registration.
+    func moveForwardsLocked<Service>(to copy: ServiceEntry<Service>, reference: ContainerReference) {
+        guard let compositions, let (original, previous) = compositions.takeCopyInPlace(copy) else { return }
+        let forwarded = services.keys { _, entry in
+            entry === original || (entry === previous && entry !== copy)
+        }
+        for other in forwarded {
+            guard let moved = services.updateValue(copy, forKey: other) else { continue }
+            if copy.owner === reference { copy.keyCount += 1 }
+            if moved.owner === reference { moved.keyCount -= 1 }
+            compositions.noteMoved(to: other)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 /// A child's decorators of a service its ancestors register: the child holds a decorated copy of the ancestor's
 /// registration (or a decorated forward, for a forwarded type), with instances of its own, so that the ancestor's
-/// resolves stay undecorated.
+/// resolves stay undecorated. The types the ancestors forward to that registration resolve the copy in the child
+/// too (see ``Container/shareInheritedCopy(_:of:ticket:)``): the child's decorated instance is the service's.
 ///
 /// Within one container a decorator applies to a registration made before it or after it; so it does for an ancestor's.
 /// An ancestor keeps (weakly) the descendants that decorate and tells them, after it lets go of its lock, each key it
@@ -26,13 +27,34 @@ extension Container {
             if source.serviceType != serviceType {
                 addDecoratedForward(serviceType, key: key, to: source, inheritedTicket: ticket)
             } else if let source = source as? ServiceEntry<Service> {
-                publishDecoratedCopy(of: source, with: decorators, key: key, inheritedTicket: ticket)
+                let copy = publishDecoratedCopy(of: source, with: decorators, key: key, inheritedTicket: ticket)
+                if let copy { shareInheritedCopy(copy, of: source, ticket: ticket) }
             } else {
                 return
             }
             (decorators, ticket) = decoratorsAndTicket(Service.self, key: decoratorKey)
             inherited = parent.entry(for: key)
             if inherited === source { return }
+        }
+    }
+
+    /// Stores `copy`, this container's decorated copy of `source` (an ancestor's registration), under the types
+    /// its ancestors forward to `source` that this container holds nothing under, as an inherited copy: this
+    /// container's resolves of a forwarded type get its decorated instance, as those of the service do, and the
+    /// copy follows what the ancestors forward (see ``followForwarded(_:source:)``).
+    func shareInheritedCopy<Service>(_ copy: ServiceEntry<Service>, of source: _ServiceEntryBase, ticket: UInt64) {
+        var forwarded: [ServiceKey] = []
+        var ancestor = parent
+        while let current = ancestor {
+            forwarded += current.lock.withLock {
+                current.services.keys { key, entry in entry === source && !key.hasOption }
+            }
+            ancestor = current.parent
+        }
+        // A registration of this container's own, or its decorated forward, stays; so does a nearer ancestor's.
+        for key in forwarded where parent?.entry(for: key) === source && ownEntry(for: key) == nil {
+            lock.withLock { compositions?.expectInheritedCopy(copy, of: source.serial, ticket: ticket) }
+            add(copy, as: Service.self, key: key, quietly: true)
         }
     }
 
@@ -95,7 +117,10 @@ extension Container {
         let (decorate, source) = lock.withLock {
             (compositions?.inheritedDecoration(for: decoratorKey), compositions?.inheritedSource(of: key))
         }
-        guard let decorate else { return }
+        guard let decorate else {
+            followForwarded(key, source: source)
+            return
+        }
         if let source {
             let inherited = parent?.entry(for: key)
             // Unchanged for this container when a nearer ancestor's registration still shadows the new one.
@@ -110,6 +135,34 @@ extension Container {
             return
         }
         decorate(self, key)
+    }
+}
+
+extension Container {
+    /// An ancestor registered or removed what it stored under `key`, a key this container has no decorators of:
+    /// a type the ancestors forward to a registration this container holds a decorated copy of resolves that copy
+    /// here (see ``shareInheritedCopy(_:of:ticket:)``); one this container holds under `key` (of the registration
+    /// whose serial is `source`) goes once the ancestors' `key` no longer resolves that registration.
+    fileprivate func followForwarded(_ key: ServiceKey, source: UInt64?) {
+        guard !key.hasOption else { return }
+        // The ticket before reading the ancestors (see ``CompositionTable/takeTicket()``).
+        let ticket: UInt64? = lock.withLock {
+            guard let table = compositions, source != nil || table.hasCopies else { return nil }
+            return table.takeTicket()
+        }
+        guard let ticket else { return }
+        let inherited = parent?.entry(for: key)
+        if let source {
+            if inherited?.serial == source { return }
+            removeInheritedCopy(under: key, of: source)
+        } else if ownEntry(for: key) != nil {
+            return
+        }
+        guard let inherited, let copy = lock.withLock({ compositions?.publishedCopy(of: inherited) }),
+            let copy = copy as? any ForwardTarget
+        else { return }
+        lock.withLock { compositions?.expectInheritedCopy(copy, of: inherited.serial, ticket: ticket) }
+        copy.addQuietly(to: self, under: key)
     }
 }
 

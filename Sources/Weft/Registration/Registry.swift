@@ -130,6 +130,15 @@ struct Registry: ~Copyable {
         return result
     }
 
+    /// The keys whose key and registration satisfy `predicate`.
+    func keys(where predicate: (ServiceKey, _ServiceEntryBase) -> Bool) -> [ServiceKey] {
+        var result: [ServiceKey] = []
+        forEach { key, entry in
+            if predicate(key, entry) { result.append(key) }
+        }
+        return result
+    }
+
     /// The registrations as a dictionary, for diagnostics.
     var dictionary: [ServiceKey: _ServiceEntryBase] {
         var result: [ServiceKey: _ServiceEntryBase] = [:]

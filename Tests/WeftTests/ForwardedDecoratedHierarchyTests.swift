@@ -1,0 +1,156 @@
+import Dispatch
+import Testing
+import Weft
+
+/// A registration both decorated and forwarded, across child containers and threads: a child that decorates
+/// what its parent registers and forwards resolves the forwarded type to its own decorated instance (the
+/// parent's stay undecorated), and decorating while another thread forwards or resolves ends with one
+/// registration for both types.
+@Suite struct ForwardedDecoratedHierarchyTests {
+    protocol Store: AnyObject, Sendable { var trail: [String] { get } }
+
+    final class FileStore: Store {
+        let trail: [String]
+        init(_ trail: [String] = ["file"]) { self.trail = trail }
+        func with(_ tag: String) -> FileStore { FileStore(trail + [tag]) }
+    }
+
+    final class Cached: Store {
+        let inner: any Store
+        init(_ inner: any Store) { self.inner = inner }
+        var trail: [String] { inner.trail + ["cached"] }
+    }
+
+    /// Checks that `container` resolves `Store` and `FileStore` to one instance with `trail`.
+    private func expectShared(_ container: Container, trail: [String]) throws {
+        let file = try container.require(FileStore.self)
+        #expect(try container.require((any Store).self) === file)
+        #expect(file.trail == trail)
+    }
+
+    @Test func childDecoratingWhatItsParentForwardsResolvesTheForwardToItsDecoratedInstance() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+
+        try expectShared(child, trail: ["file", "child"])
+        try expectShared(parent, trail: ["file"])
+        #expect(try child.require((any Store).self) !== (try parent.require((any Store).self)))
+    }
+
+    @Test func parentsForwardMadeAfterTheChildDecoratedResolvesTheChildsInstance() throws {
+        let parent = Container()
+        let entry = parent.register(FileStore.self) { _ in FileStore() }.inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        entry.implements((any Store).self)
+
+        try expectShared(child, trail: ["file", "child"])
+        try expectShared(parent, trail: ["file"])
+    }
+
+    @Test func parentsRegistrationMadeAfterTheChildDecoratedSharesItsForwardWithTheChild() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+
+        try expectShared(child, trail: ["file", "child"])
+        try expectShared(parent, trail: ["file"])
+    }
+
+    @Test func childsForwardGoesWithTheParentsRegistration() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        _ = try child.require((any Store).self)
+        parent.removeAll()
+
+        let error = try #require(throws: ResolutionError.self) { try child.require((any Store).self) }
+        #expect(error.reason == .missingRegistration)
+        parent.register(FileStore.self) { _ in FileStore(["new"]) }.implements((any Store).self)
+            .inObjectScope(.container)
+        try expectShared(child, trail: ["new", "child"])
+    }
+
+    @Test func childsDecoratorOfTheForwardedTypeWrapsTheChildsDecoratedInstance() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate((any Store).self) { _, inner in Cached(inner) }
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+
+        let store = try #require(try child.require((any Store).self) as? Cached)
+        #expect(store.inner === (try child.require(FileStore.self)))
+        #expect(store.trail == ["file", "child", "cached"])
+        try expectShared(parent, trail: ["file"])
+    }
+
+    @Test func childsForwardWithArgumentsResolvesTheChildsDecoratedInstance() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { (_, path: String) in FileStore([path]) }
+            .implements((any Store).self)
+            .inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+
+        let store = try child.require((any Store).self, argument: "/a")
+        #expect(store === (try child.require(FileStore.self, argument: "/a")))
+        #expect(store.trail == ["/a", "child"])
+        #expect(try parent.require((any Store).self, argument: "/a").trail == ["/a"])
+    }
+
+    @Test func decoratingWhileAnotherThreadForwardsEndsWithOneInstanceForBothTypes() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let container = Container()
+            let entry = container.register(FileStore.self) { _ in FileStore() }.inObjectScope(.container)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    container.decorate(FileStore.self) { _, inner in inner.with("audited") }
+                } else {
+                    entry.implements((any Store).self)
+                }
+            }
+            try expectShared(container, trail: ["file", "audited"])
+        }
+    }
+
+    @Test func decoratingWhileOtherThreadsResolveEndsWithOneInstanceForBothTypes() throws {
+        for _ in 0..<lighterUnderSanitizer(100) {
+            let container = Container()
+            container.register(FileStore.self) { _ in FileStore() }.implements((any Store).self)
+                .inObjectScope(.container)
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                if index == 0 {
+                    container.decorate(FileStore.self) { _, inner in inner.with("first") }
+                    container.decorate(FileStore.self) { _, inner in inner.with("second") }
+                } else {
+                    for _ in 0..<20 {
+                        _ = container.resolve((any Store).self)
+                        _ = container.resolve(FileStore.self)
+                    }
+                }
+            }
+            try expectShared(container, trail: ["file", "first", "second"])
+        }
+    }
+
+    @Test func childDecoratingWhileItsParentForwardsEndsWithTheChildsInstanceForBothTypes() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let parent = Container()
+            let entry = parent.register(FileStore.self) { _ in FileStore() }.inObjectScope(.container)
+            let child = Container(parent: parent)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    child.decorate(FileStore.self) { _, inner in inner.with("child") }
+                } else {
+                    entry.implements((any Store).self)
+                }
+            }
+            try expectShared(child, trail: ["file", "child"])
+            try expectShared(parent, trail: ["file"])
+        }
+    }
+}
