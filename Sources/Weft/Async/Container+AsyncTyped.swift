@@ -303,7 +303,14 @@ extension Container {
     /// directly, or through the erased factory that wraps it): a `Service`, cast once, without the check
     /// ``cast(_:key:context:)`` makes first for registrations whose instances may be of another type.
     private static func instance<Service>(_ made: Made, as _: Service.Type) -> Service {
-        made.value as! Service
+        // The typed factory's instance went into `Any` as a `Service`, so the box holds a value whose type is exactly
+        // `Service` (for a protocol type, the existential itself, not the type inside it), read back without asking
+        // the runtime to cast it: a cast to a protocol type looks up the conformance.
+        func read<Boxed>(_ boxed: Boxed) -> Service {
+            if Boxed.self == Service.self { return unsafeBitCast(boxed, to: Service.self) }
+            return boxed as! Service
+        }
+        return _openExistential(made.value, do: read)
     }
 
     /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.
