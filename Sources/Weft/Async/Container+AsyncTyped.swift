@@ -278,14 +278,23 @@ extension Container {
 
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
-    private func finishGraphBuild(_ build: AsyncBuild, made: Made, context: AsyncContext) {
+    private func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: AsyncContext) {
         let graph = context.graph
-        let waiters = graph.lock.withLock {
-            // Into the registration's storage only when a synchronous part of the graph may look.
-            graph.hasUnpublished = true
-            return AsyncBuilds.finishLocked(build, .made(made), parent: context.innermostBuild)
+        let parent = context.innermostBuild
+        graph.lock.lock()
+        // Into the registration's storage only when a synchronous part of the graph may look.
+        graph.hasUnpublished = true
+        guard build.waiters.isEmpty else {
+            let outcome = AsyncBuild.Outcome.made(made)
+            let waiters = AsyncBuilds.finishLocked(build, outcome, parent: parent)
+            graph.lock.unlock()
+            for waiter in waiters { waiter.resume(returning: outcome) }
+            return
         }
-        for waiter in waiters { waiter.resume(returning: .made(made)) }
+        // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
+        parent?.waitsFor.remove(build)
+        build.outcome = .made(made)
+        graph.lock.unlock()
     }
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
