@@ -258,10 +258,11 @@ extension Container {
     /// graph's slots, and as a build the innermost build in flight waits for).
     @inline(never)
     private func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
-        let graph = context.graph
-        return graph.lock.withLock {
-            entry._withUnsafeGuaranteedRef {
-                graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+        context.withGraph { graph in
+            graph.lock.withLock {
+                entry._withUnsafeGuaranteedRef {
+                    graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+                }
             }
         }
     }
@@ -279,31 +280,34 @@ extension Container {
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
     private func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: AsyncContext) {
-        let graph = context.graph
+        let graph = context.unretainedGraph
         let parent = context.innermostBuild
-        graph.lock.lock()
-        // Into the registration's storage only when a synchronous part of the graph may look.
-        graph.hasUnpublished = true
+        graph._withUnsafeGuaranteedRef {
+            $0.lock.lock()
+            // Into the registration's storage only when a synchronous part of the graph may look.
+            $0.hasUnpublished = true
+        }
         guard build.waiters.isEmpty else {
             let outcome = AsyncBuild.Outcome.made(made)
             let waiters = AsyncBuilds.finishLocked(build, outcome, parent: parent)
-            graph.lock.unlock()
+            graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
             for waiter in waiters { waiter.resume(returning: outcome) }
             return
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
         parent?.waitsFor.remove(build)
         build.outcome = .made(made)
-        graph.lock.unlock()
+        graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
     }
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
     @inline(never)
     private func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
-        let graph = context.graph
-        let waiters = graph.lock.withLock {
-            graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
-            return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+        let waiters = context.withGraph { graph in
+            graph.lock.withLock {
+                graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
+                return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+            }
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
     }
