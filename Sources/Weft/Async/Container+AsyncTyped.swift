@@ -281,23 +281,33 @@ extension Container {
     @inline(never)
     private func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: AsyncContext) {
         let graph = context.unretainedGraph
-        let parent = context.innermostBuild
         graph._withUnsafeGuaranteedRef {
             $0.lock.lock()
             // Into the registration's storage only when a synchronous part of the graph may look.
             $0.hasUnpublished = true
         }
         guard build.waiters.isEmpty else {
-            let outcome = AsyncBuild.Outcome.made(made)
-            let waiters = AsyncBuilds.finishLocked(build, outcome, parent: parent)
-            graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
-            for waiter in waiters { waiter.resume(returning: outcome) }
-            return
+            return Self.finishLockedWaking(build, made: made, parent: context.innermostBuild, graph: graph)
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
-        parent?.waitsFor.remove(build)
+        context.innermostBuild?.waitsFor.remove(build)
         build.outcome = .made(made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
+    }
+
+    /// ``finishGraphBuild(_:made:context:)`` when other tasks wait for `build`: called with `graph`'s lock held,
+    /// which it releases before waking them with the instance.
+    @inline(never)
+    private static func finishLockedWaking(
+        _ build: AsyncBuild,
+        made: Made,
+        parent: AsyncBuild?,
+        graph: Unmanaged<AsyncGraph>
+    ) {
+        let outcome = AsyncBuild.Outcome.made(made)
+        let waiters = AsyncBuilds.finishLocked(build, outcome, parent: parent)
+        graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
