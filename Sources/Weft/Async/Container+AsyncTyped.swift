@@ -46,11 +46,15 @@ extension Container {
                     }
                 } catch is NotBuiltYet {}
             }
-            let (asyncFactory, onMainActor) = entry._withUnsafeGuaranteedRef { ($0.asyncFactory, $0.runsOnMainActor) }
+            // The factory is read without retaining it: a registration's factory is set before it is published and
+            // never changed, and the graph keeps the registration alive.
+            let (asyncFactory, onMainActor) = entry._withUnsafeGuaranteedRef {
+                ($0.asyncFactory.map(Unmanaged.passUnretained), $0.runsOnMainActor)
+            }
             if let factory = asyncFactory {
                 if found.exact, !found.hasCallbacks {
                     // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
-                    let typed = unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self)
+                    let typed = Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory.toOpaque())
                     if found.policy == .transient {
                         try entry._withUnsafeGuaranteedRef {
                             try checkAsyncRequest($0, scoped: false, key: key, context: context)
@@ -199,7 +203,7 @@ extension Container {
     /// does for it, but for the cast. Inlined: a call of its own would be one more async frame per resolve.
     @inline(__always)
     nonisolated(nonsending) private func call<Service>(
-        _ factory: TypedAsyncFactory<Service>,
+        _ factory: Unmanaged<TypedAsyncFactory<Service>>,
         of entry: EntryReference,
         key: ServiceKey,
         context: AsyncContext,
@@ -213,7 +217,8 @@ extension Container {
             AsyncContext.recycle(&inner)
         }
         do {
-            return try await factory.typed(AsyncResolver(container: self, context: inner))
+            return try await factory._withUnsafeGuaranteedRef { $0.typed }(
+                AsyncResolver(container: self, context: inner))
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -227,7 +232,7 @@ extension Container {
     /// for any registration, in one loop.
     nonisolated(nonsending) private func makeInGraph<Service>(
         _ entry: EntryReference,
-        factory: TypedAsyncFactory<Service>,
+        factory: Unmanaged<TypedAsyncFactory<Service>>,
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
