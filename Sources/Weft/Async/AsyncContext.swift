@@ -83,6 +83,13 @@ final class AsyncContext: @unchecked Sendable {
 
     var graph: AsyncGraph { graphReference.unsafelyUnwrapped }
 
+    /// Calls `body` with ``innermostBuild``, if there is one, neither retained nor released: this context holds it.
+    @inline(__always)
+    func withInnermostBuild(_ body: (AsyncBuild) -> Void) {
+        guard let build = innermostBuild.map(Unmanaged.passUnretained) else { return }
+        build._withUnsafeGuaranteedRef(body)
+    }
+
     /// Calls `body` with the graph, neither retained nor released: the top-level context owns it while any context
     /// of the graph is in use, and a retained reference would retain the graph's lock with it.
     @inline(__always)

@@ -94,7 +94,7 @@ final class AsyncGraph: @unchecked Sendable {
         }
         let build = newBuildLocked(key: key)
         slots.insert(build, for: entry, publishes: publishes)
-        waiting?.innermostBuild?.waitsFor.append(build)
+        waiting?.withInnermostBuild { $0.waitsFor.append(build) }
         return .build(build)
     }
 

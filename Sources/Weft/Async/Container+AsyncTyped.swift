@@ -295,7 +295,7 @@ extension Container {
             return Self.finishLockedWaking(build, made: made, parent: context.innermostBuild, graph: graph)
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
-        context.innermostBuild?.waitsFor.remove(build)
+        context.withInnermostBuild { $0.waitsFor.remove(build) }
         build.outcome = .made(made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
     }
