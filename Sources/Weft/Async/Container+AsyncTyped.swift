@@ -237,7 +237,8 @@ extension Container {
         context: AsyncContext
     ) async throws -> Service {
         // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
-        // allocator: the bookkeeping is in the non-generic helpers below, so that only the instance itself is.
+        // allocator, on every call: the bookkeeping is in the non-generic helpers below, and the instance the
+        // factory makes goes straight into its box (`Made`, of a fixed size, in the frame), so that none is.
         try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, scoped: false, key: key, context: context) }
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
@@ -248,9 +249,9 @@ extension Container {
                 return Self.instance(made, as: Service.self)
             case .build(let build):
                 do {
-                    let instance = try await call(factory, of: entry, key: key, context: context, build: build)
-                    finishGraphBuild(build, made: Made(value: instance), context: context)
-                    return instance
+                    let made = Made(value: try await call(factory, of: entry, key: key, context: context, build: build))
+                    finishGraphBuild(build, made: made, context: context)
+                    return Self.instance(made, as: Service.self)
                 } catch {
                     abandonGraphBuild(build, of: entry, context: context)
                     throw error
