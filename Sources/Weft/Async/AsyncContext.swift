@@ -83,6 +83,25 @@ final class AsyncContext: @unchecked Sendable {
 
     var graph: AsyncGraph { graphReference.unsafelyUnwrapped }
 
+    /// Calls `body` with ``innermostBuild``, if there is one, neither retained nor released: this context holds it.
+    @inline(__always)
+    func withInnermostBuild(_ body: (AsyncBuild) -> Void) {
+        guard let build = innermostBuild.map(Unmanaged.passUnretained) else { return }
+        build._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Calls `body` with the graph, neither retained nor released: the top-level context owns it while any context
+    /// of the graph is in use, and a retained reference would retain the graph's lock with it.
+    @inline(__always)
+    func withGraph<Result>(_ body: (AsyncGraph) throws -> Result) rethrows -> Result {
+        try unretainedGraph._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The graph, unretained (see ``withGraph(_:)``).
+    var unretainedGraph: Unmanaged<AsyncGraph> {
+        Unmanaged.passUnretained(graphReference.unsafelyUnwrapped)
+    }
+
     /// The context of a top-level resolve in `graph`: a spare of this thread's when there is one.
     static func root(_ graph: AsyncGraph) -> AsyncContext {
         guard let context = takeSpare() else { return AsyncContext(graph: graph) }

@@ -94,7 +94,7 @@ final class AsyncGraph: @unchecked Sendable {
         }
         let build = newBuildLocked(key: key)
         slots.insert(build, for: entry, publishes: publishes)
-        waiting?.innermostBuild?.waitsFor.append(build)
+        waiting?.withInnermostBuild { $0.waitsFor.append(build) }
         return .build(build)
     }
 
@@ -165,8 +165,9 @@ final class AsyncGraph: @unchecked Sendable {
 
         /// Releases what the collections hold, keeping their storage; the spare builds let go of their instances.
         mutating func empty() {
-            stored.removeAll(keepingCapacity: true)
-            kept.removeAll(keepingCapacity: true)
+            // An empty list is left alone: emptying it still goes through the array's replacement of a range.
+            if !stored.isEmpty { stored.removeAll(keepingCapacity: true) }
+            if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
             slots.removeAllKeepingCapacity()
             // The spares' instances, released with the slots' references to them: no other reference is left.
             for build in spareBuilds { build.outcome = nil }

@@ -46,11 +46,15 @@ extension Container {
                     }
                 } catch is NotBuiltYet {}
             }
-            let (asyncFactory, onMainActor) = entry._withUnsafeGuaranteedRef { ($0.asyncFactory, $0.runsOnMainActor) }
+            // The factory is read without retaining it: a registration's factory is set before it is published and
+            // never changed, and the graph keeps the registration alive.
+            let (asyncFactory, onMainActor) = entry._withUnsafeGuaranteedRef {
+                ($0.asyncFactory.map(Unmanaged.passUnretained), $0.runsOnMainActor)
+            }
             if let factory = asyncFactory {
                 if found.exact, !found.hasCallbacks {
                     // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
-                    let typed = unsafeDowncast(factory, to: TypedAsyncFactory<Service>.self)
+                    let typed = Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory.toOpaque())
                     if found.policy == .transient {
                         try entry._withUnsafeGuaranteedRef {
                             try checkAsyncRequest($0, scoped: false, key: key, context: context)
@@ -199,7 +203,7 @@ extension Container {
     /// does for it, but for the cast. Inlined: a call of its own would be one more async frame per resolve.
     @inline(__always)
     nonisolated(nonsending) private func call<Service>(
-        _ factory: TypedAsyncFactory<Service>,
+        _ factory: Unmanaged<TypedAsyncFactory<Service>>,
         of entry: EntryReference,
         key: ServiceKey,
         context: AsyncContext,
@@ -213,7 +217,8 @@ extension Container {
             AsyncContext.recycle(&inner)
         }
         do {
-            return try await factory.typed(AsyncResolver(container: self, context: inner))
+            return try await factory._withUnsafeGuaranteedRef { $0.typed }(
+                AsyncResolver(container: self, context: inner))
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -227,12 +232,13 @@ extension Container {
     /// for any registration, in one loop.
     nonisolated(nonsending) private func makeInGraph<Service>(
         _ entry: EntryReference,
-        factory: TypedAsyncFactory<Service>,
+        factory: Unmanaged<TypedAsyncFactory<Service>>,
         key: ServiceKey,
         context: AsyncContext
     ) async throws -> Service {
         // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
-        // allocator: the bookkeeping is in the non-generic helpers below, so that only the instance itself is.
+        // allocator, on every call: the bookkeeping is in the non-generic helpers below, and the instance the
+        // factory makes goes straight into its box (`Made`, of a fixed size, in the frame), so that none is.
         try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, scoped: false, key: key, context: context) }
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
@@ -243,9 +249,9 @@ extension Container {
                 return Self.instance(made, as: Service.self)
             case .build(let build):
                 do {
-                    let instance = try await call(factory, of: entry, key: key, context: context, build: build)
-                    finishGraphBuild(build, made: Made(value: instance), context: context)
-                    return instance
+                    let made = Made(value: try await call(factory, of: entry, key: key, context: context, build: build))
+                    finishGraphBuild(build, made: made, context: context)
+                    return Self.instance(made, as: Service.self)
                 } catch {
                     abandonGraphBuild(build, of: entry, context: context)
                     throw error
@@ -258,10 +264,11 @@ extension Container {
     /// graph's slots, and as a build the innermost build in flight waits for).
     @inline(never)
     private func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
-        let graph = context.graph
-        return graph.lock.withLock {
-            entry._withUnsafeGuaranteedRef {
-                graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+        context.withGraph { graph in
+            graph.lock.withLock {
+                entry._withUnsafeGuaranteedRef {
+                    graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+                }
             }
         }
     }
@@ -278,23 +285,45 @@ extension Container {
 
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
-    private func finishGraphBuild(_ build: AsyncBuild, made: Made, context: AsyncContext) {
-        let graph = context.graph
-        let waiters = graph.lock.withLock {
+    private func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: AsyncContext) {
+        let graph = context.unretainedGraph
+        graph._withUnsafeGuaranteedRef {
+            $0.lock.lock()
             // Into the registration's storage only when a synchronous part of the graph may look.
-            graph.hasUnpublished = true
-            return AsyncBuilds.finishLocked(build, .made(made), parent: context.innermostBuild)
+            $0.hasUnpublished = true
         }
-        for waiter in waiters { waiter.resume(returning: .made(made)) }
+        guard build.waiters.isEmpty else {
+            return Self.finishLockedWaking(build, made: made, parent: context.innermostBuild, graph: graph)
+        }
+        // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
+        context.withInnermostBuild { $0.waitsFor.remove(build) }
+        build.outcome = .made(made)
+        graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
+    }
+
+    /// ``finishGraphBuild(_:made:context:)`` when other tasks wait for `build`: called with `graph`'s lock held,
+    /// which it releases before waking them with the instance.
+    @inline(never)
+    private static func finishLockedWaking(
+        _ build: AsyncBuild,
+        made: Made,
+        parent: AsyncBuild?,
+        graph: Unmanaged<AsyncGraph>
+    ) {
+        let outcome = AsyncBuild.Outcome.made(made)
+        let waiters = AsyncBuilds.finishLocked(build, outcome, parent: parent)
+        graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
     @inline(never)
     private func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
-        let graph = context.graph
-        let waiters = graph.lock.withLock {
-            graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
-            return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+        let waiters = context.withGraph { graph in
+            graph.lock.withLock {
+                graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
+                return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+            }
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
     }
@@ -303,7 +332,14 @@ extension Container {
     /// directly, or through the erased factory that wraps it): a `Service`, cast once, without the check
     /// ``cast(_:key:context:)`` makes first for registrations whose instances may be of another type.
     private static func instance<Service>(_ made: Made, as _: Service.Type) -> Service {
-        made.value as! Service
+        // The typed factory's instance went into `Any` as a `Service`, so the box holds a value whose type is exactly
+        // `Service` (for a protocol type, the existential itself, not the type inside it), read back without asking
+        // the runtime to cast it: a cast to a protocol type looks up the conformance.
+        func read<Boxed>(_ boxed: Boxed) -> Service {
+            if Boxed.self == Service.self { return unsafeBitCast(boxed, to: Service.self) }
+            return boxed as! Service
+        }
+        return _openExistential(made.value, do: read)
     }
 
     /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.
