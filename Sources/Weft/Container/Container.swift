@@ -193,7 +193,7 @@ public final class Container: @unchecked Sendable {
             add(copy, as: type, key: key, quietly: quietly)
             return
         }
-        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, occupied: services[copy key] != nil) {
+        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: services[copy key]) {
             // A decorated copy of an ancestor's registration older than the one this container holds.
             lock.unlock()
             return

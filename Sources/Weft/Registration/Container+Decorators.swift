@@ -82,7 +82,7 @@ extension Container {
         if let watcher { watchAncestors(watcher) }
         // The registrations made from now on are decorated as they are added; one made before is replaced by a
         // decorated copy, outside the lock (adding it takes the lock and tells the behaviors).
-        decorateWithArguments(serviceType, name: name, added: added)
+        decorateWithArguments(serviceType, name: name)
         // Read together: a decorated copy of an ancestor's registration is published with its source.
         let (own, inherited) = lock.withLock { (services[key], compositions?.inheritedSource(of: key) != nil) }
         guard let own, !inherited else {
@@ -95,19 +95,19 @@ extension Container {
             if let target { addDecoratedForward(serviceType, key: key, to: target) }
             return
         }
-        guard let entry = own as? ServiceEntry<Service> else { return }
-        publishDecoratedCopy(of: entry, with: [added], key: key)
+        decorateOwn(serviceType, key: key, decoratorKey: key)
     }
 
     /// Replaces the registrations of `serviceType` under `name` that take runtime arguments, made before the
-    /// decorator `added`, with decorated copies: this container's own (wrapped in `added`, their earlier
-    /// decorators already wrap them) and those of its ancestors it does not shadow (wrapped in all this
+    /// decorator just added, with decorated copies: this container's own (wrapped in the decorators they lack, see
+    /// ``decorateOwn(_:key:decoratorKey:)``) and those of its ancestors it does not shadow (wrapped in all this
     /// container's decorators of the service).
-    private func decorateWithArguments<Service>(_ serviceType: Service.Type, name: String?, added: Decorator<Service>) {
+    private func decorateWithArguments<Service>(_ serviceType: Service.Type, name: String?) {
         let matches: (ServiceKey) -> Bool = { key in
             key.serviceType == serviceType && key.name == name && key.argumentsType != noArguments && !key.hasOption
         }
         let own = ownRegistrations(where: matches)
+        let decoratorKey = ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name)
         for (key, entry) in own {
             if inherits(key) {
                 decorateInherited(serviceType, key: key)
@@ -115,8 +115,8 @@ extension Container {
                 // A forwarded type: resolved through a decorated forward, made anew with every decorator.
                 let target = entry.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : entry
                 if let target { addDecoratedForward(serviceType, key: key, to: target) }
-            } else if let entry = entry as? ServiceEntry<Service> {
-                publishDecoratedCopy(of: entry, with: [added], key: key)
+            } else {
+                decorateOwn(serviceType, key: key, decoratorKey: decoratorKey)
             }
         }
         guard let parent else { return }
