@@ -196,6 +196,61 @@ import Weft
         }
     }
 
+    @Test func forwardingWhileAnotherThreadDecoratesTheForwardedTypeDecoratesTheForward() throws {
+        for _ in 0..<lighterUnderSanitizer(3000) {
+            let container = Container()
+            let entry = container.register(Trail.self) { _ in Trail(["made"]) }
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    container.decorate(AnyObject.self) { _, inner in (inner as! Trail).with("d0.0") }
+                } else {
+                    entry.implements(AnyObject.self)
+                }
+            }
+            let tags = try #require(try container.require(AnyObject.self) as? Trail).tags
+            expectDecoratedOnce(tags, first: "made", by: self.tags(1, each: 1))
+            #expect(try container.require(Trail.self).tags == ["made"])
+        }
+    }
+
+    @Test func registeringTheForwardedTypeWhileAnotherThreadDecoratesItKeepsTheRegistration() throws {
+        for _ in 0..<lighterUnderSanitizer(3000) {
+            let container = Container()
+            container.register(Trail.self) { _ in Trail(["made"]) }.implements(AnyObject.self)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                for n in 0..<Self.each {
+                    if index == 0 {
+                        container.decorate(AnyObject.self) { _, inner in (inner as! Trail).with("d0.\(n)") }
+                    } else {
+                        container.register(AnyObject.self) { _ in Trail(["own\(n)"]) }
+                    }
+                }
+            }
+            let tags = try #require(try container.require(AnyObject.self) as? Trail).tags
+            expectDecoratedOnce(tags, first: "own\(Self.each - 1)", by: self.tags(1))
+        }
+    }
+
+    @Test func forwardingAgainWhileAnotherThreadDecoratesTheForwardedTypeResolvesTheLastTarget() throws {
+        for _ in 0..<lighterUnderSanitizer(3000) {
+            let container = Container()
+            let entries = (0..<Self.each).map { n in
+                container.register(Trail.self, name: "t\(n)") { _ in Trail(["t\(n)"]) }
+            }
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for n in 0..<Self.each * 2 {
+                        container.decorate(AnyObject.self) { _, inner in (inner as! Trail).with("d0.\(n)") }
+                    }
+                } else {
+                    for entry in entries { container.forward(AnyObject.self, to: entry) }
+                }
+            }
+            let tags = try #require(try container.require(AnyObject.self) as? Trail).tags
+            expectDecoratedOnce(tags, first: "t\(Self.each - 1)", by: self.tags(1, each: Self.each * 2))
+        }
+    }
+
     @Test func threadsWithAsyncDecoratorsEachApplyTheirDecoratorOnce() async throws {
         for _ in 0..<lighterUnderSanitizer(1000) {
             let container = Container()

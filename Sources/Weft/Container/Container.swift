@@ -189,8 +189,9 @@ public final class Container: @unchecked Sendable {
         if composed, let copy = compositions.unsafelyUnwrapped.publishedCopy(of: entry) as? ServiceEntry<Service> {
             // A type forwarded to a registration a decorated copy replaced resolves the copy (see
             // `DecoratedCopies.swift`); added anew, to the latest copy then.
+            let awaited = compositions.unsafelyUnwrapped.placements.redirect(entry, to: copy, under: key)
             lock.unlock()
-            add(copy, as: type, key: key, quietly: quietly)
+            add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return
         }
         if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: services[copy key]) {

@@ -40,15 +40,8 @@ final class CompositionTable {
     /// Decorated copies about to be added, with the registration each is published in place of (see
     /// ``expectCopyInPlace(_:of:)``).
     private var pendingPublishedCopies: [ObjectIdentifier: _ServiceEntryBase] = [:]
-    /// Decorated copies of this container's own registrations about to be added, each published only if its key
-    /// still holds the registration it copies (see ``expectCopy(_:inPlaceOnlyOf:)``).
-    private var expectedInPlace: [ObjectIdentifier: _ServiceEntryBase] = [:]
-    /// How many of this container's decorators of their key the decorated copies it publishes in place of what it
-    /// holds carry, by the copy's serial (see ``applied(in:own:)``).
-    private var appliedDecorators: [UInt64: Int] = [:]
-    /// Decorated copies about to be added whose publisher asks whether they were refused (see ``takeRefused(_:)``),
-    /// with that verdict.
-    private var verdicts: [ObjectIdentifier: Bool] = [:]
+    /// The registrations about to be added only in place of what their makers read, and the verdicts they wait for.
+    var placements = Placements()
 
     // MARK: Decorators
 
@@ -92,39 +85,10 @@ final class CompositionTable {
         pendingPublishedCopies[ObjectIdentifier(copy)] = original
     }
 
-    /// Notes that `copy`, about to be added, is a decorated copy of `original`, this container's own registration,
-    /// to be published only in its place: when the key holds something else by then (another thread's decorated
-    /// copy, a replacement, nothing after `removeAll()`), it was made from what no longer resolves, and is
-    /// refused; its publisher makes it again from what the key holds.
-    /// `copy` carries `applied` of this container's decorators of its key.
-    func expectCopy(_ copy: _ServiceEntryBase, inPlaceOnlyOf original: _ServiceEntryBase, applied: Int) {
-        expectedInPlace[ObjectIdentifier(copy)] = original
-        appliedDecorators[copy.serial] = applied
-    }
-
-    /// How many of this container's decorators of its key wrap `entry`, which the container holds: those a copy
-    /// was published with, those a registration of its own was wrapped in as it was added, none for another
-    /// container's registration forwarded here.
-    func applied(in entry: _ServiceEntryBase, own: Bool) -> Int {
-        appliedDecorators[entry.serial] ?? (own ? entry.decoratorCount : 0)
-    }
-
-    /// Notes that the publisher of `copy`, about to be added, asks with ``takeRefused(_:)`` whether it was refused.
-    func awaitVerdict(on copy: AnyObject) {
-        verdicts[ObjectIdentifier(copy)] = false
-    }
-
-    /// Whether `copy`, just added, was refused (see ``noteAdded(_:key:current:)``); forgets the verdict.
-    func takeRefused(_ copy: AnyObject) -> Bool {
-        verdicts.removeValue(forKey: ObjectIdentifier(copy)) ?? false
-    }
-
-    /// Notes that `copy` is not published.
-    private func refuse(_ copy: _ServiceEntryBase) {
-        let id = ObjectIdentifier(copy)
-        pendingPublishedCopies[id] = nil
-        if verdicts[id] != nil { verdicts[id] = true }
-        if !appliedDecorators.isEmpty { appliedDecorators[copy.serial] = nil }
+    /// Notes that `copy` is not added under `key`.
+    private func refuse(_ copy: _ServiceEntryBase, under key: ServiceKey) {
+        pendingPublishedCopies[ObjectIdentifier(copy)] = nil
+        placements.refuse(copy, under: key)
     }
 
     /// The registration `copy` is a decorated copy of, when it is one expected by ``expectCopyInPlace(_:of:)``, which
@@ -162,7 +126,7 @@ final class CompositionTable {
     /// Forgets the decorated copies this container published (``Container/removeAll()`` removed them).
     func forgetPublishedCopies() {
         publishedCopies = [:]
-        appliedDecorators = [:]
+        placements.forgetApplied()
     }
 
     // MARK: Decorating ancestors' registrations
@@ -227,13 +191,10 @@ final class CompositionTable {
     /// Returns false, and notes nothing, for a copy that is not to be published: one made from an earlier reading
     /// of the ancestors than what `key` already received, or one that would replace the container's own
     /// registration `current` under `key`, which a copy made while that registration was being added can find;
-    /// nor a copy of the container's own registration that `current` no longer is (see
-    /// ``expectCopy(_:inPlaceOnlyOf:)``).
+    /// nor a registration expected in place of what `current` no longer is (see ``Placements``).
     func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey, current: _ServiceEntryBase?) -> Bool {
-        if !expectedInPlace.isEmpty, let expected = expectedInPlace.removeValue(forKey: ObjectIdentifier(entry)),
-            expected !== current
-        {
-            refuse(entry)
+        guard placements.admits(entry, under: key, current: current) else {
+            refuse(entry, under: key)
             return false
         }
         if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
@@ -241,7 +202,7 @@ final class CompositionTable {
                 (current != nil && inheritedSources[key] == nil)
                 || publishedTickets[key].map { $0 > pending.ticket } ?? false
             if stale {
-                refuse(entry)
+                refuse(entry, under: key)
                 return false
             }
             publishedTickets[key] = pending.ticket

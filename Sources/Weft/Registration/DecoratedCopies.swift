@@ -19,19 +19,21 @@ extension Container {
     ) -> ServiceEntry<Service>? {
         guard let copy = entry.decoratedCopy(with: decorators) else { return nil }
         lock.withLock {
+            guard let compositions else { return }
             if let ticket = inheritedTicket {
-                compositions?.expectInheritedCopy(copy, of: entry.serial, ticket: ticket)
+                compositions.expectInheritedCopy(copy, of: entry.serial, ticket: ticket)
+                compositions.placements.awaitVerdict(on: copy, under: key)
             } else {
-                compositions?.expectCopy(copy, inPlaceOnlyOf: entry, applied: applied)
+                compositions.placements.expect(copy, under: key, inPlaceOf: entry)
+                compositions.placements.setApplied(applied, in: copy)
             }
-            compositions?.awaitVerdict(on: copy)
             // The types forwarded to `entry` resolve the copy from now on: the decorated instance is the service's
             // instance, whatever type asks for it.
-            compositions?.expectCopyInPlace(copy, of: entry)
+            compositions.expectCopyInPlace(copy, of: entry)
         }
         add(copy, as: Service.self, key: key)
         // A refused copy does not follow `entry`: it would take the place of the published one among its followers.
-        guard !lock.withLock({ compositions?.takeRefused(copy) ?? false }) else { return nil }
+        guard !lock.withLock({ compositions?.placements.takeRefused(copy, under: key) ?? false }) else { return nil }
         entry.keepFollowing(copy, key: key, in: self, ticket: inheritedTicket ?? 0)
         return copy
     }
@@ -49,7 +51,8 @@ extension Container {
                     let entry = services[key] as? ServiceEntry<Service>, !entry.isDecoratedForward
                 else { return nil }
                 let own = entry.owner === referenceLocked(in: registrationRecordLocked())
-                return (entry, compositions.decorators(for: decoratorKey), compositions.applied(in: entry, own: own))
+                let applied = compositions.placements.applied(in: entry, own: own)
+                return (entry, compositions.decorators(for: decoratorKey), applied)
             }
             guard let (entry, all, applied) = read, entry.isDecoratable else { return }
             let missing = all.dropFirst(applied).compactMap { $0 as? Decorator<Service> }
