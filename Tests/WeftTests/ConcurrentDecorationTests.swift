@@ -181,6 +181,26 @@ import Weft
         }
     }
 
+    @Test func childDecoratingWhileItsParentRegistersAndRemovesAllKeepsNoCopyOfWhatWasRemoved() throws {
+        for _ in 0..<lighterUnderSanitizer(3000) {
+            let parent = Container()
+            let child = Container(parent: parent)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                for n in 0..<Self.each {
+                    if index == 0 {
+                        child.decorate(Trail.self) { _, inner in inner.with("d0.\(n)") }
+                    } else {
+                        parent.register(Trail.self) { _ in Trail(["old\(n)"]) }
+                        parent.removeAll()
+                    }
+                }
+            }
+            #expect(child.resolve(Trail.self) == nil)
+            parent.register(Trail.self) { _ in Trail(["new"]) }
+            expectDecoratedOnce(try child.require(Trail.self).tags, first: "new", by: tags(1))
+        }
+    }
+
     @Test func threadsDecoratingAForwardedTypeEachApplyTheirDecoratorOnce() throws {
         for _ in 0..<lighterUnderSanitizer(3000) {
             let container = Container()

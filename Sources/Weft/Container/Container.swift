@@ -189,7 +189,7 @@ public final class Container: @unchecked Sendable {
         if composed, let copy = compositions.unsafelyUnwrapped.publishedCopy(of: entry) as? ServiceEntry<Service> {
             // A type forwarded to a registration a decorated copy replaced resolves the copy (see
             // `DecoratedCopies.swift`); added anew, to the latest copy then.
-            let awaited = compositions.unsafelyUnwrapped.placements.redirect(entry, to: copy, under: key)
+            let awaited = compositions.unsafelyUnwrapped.redirect(entry, to: copy, under: key)
             lock.unlock()
             add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return

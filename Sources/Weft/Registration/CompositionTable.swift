@@ -85,6 +85,17 @@ final class CompositionTable {
         pendingPublishedCopies[ObjectIdentifier(copy)] = original
     }
 
+    /// `entry`, about to be added under `key`, is added as `copy`, the decorated copy that took over from it (see
+    /// ``publishedCopy(of:)``): what was expected of `entry` is expected of `copy`, a copy of an ancestor's
+    /// registration with its ticket (else `copy` would be taken for the container's own registration). Returns
+    /// whether `entry`'s maker awaits a verdict (see ``Placements/redirect(_:to:under:)``).
+    func redirect(_ entry: _ServiceEntryBase, to copy: _ServiceEntryBase, under key: ServiceKey) -> Bool {
+        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
+            pendingCopies[ObjectIdentifier(copy)] = pending
+        }
+        return placements.redirect(entry, to: copy, under: key)
+    }
+
     /// Notes that `copy` is not added under `key`.
     private func refuse(_ copy: _ServiceEntryBase, under key: ServiceKey) {
         pendingPublishedCopies[ObjectIdentifier(copy)] = nil
