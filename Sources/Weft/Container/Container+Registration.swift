@@ -172,11 +172,17 @@ extension Container {
         let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
         // A registration with runtime arguments is decorated by the decorators of its type and name.
         let decorated = ServiceKey(serviceType: type, argumentsType: noArguments, name: name)
-        if Type.self != Service.self, hasDecorators(for: decorated) {
-            addDecoratedForward(type, key: key, to: service)
+        guard Type.self != Service.self else {
+            add(service, as: type, key: key)
+            return
+        }
+        if hasDecorators(for: decorated) {
+            forwardDecorated(type, key: key, to: service)
             return
         }
         add(service, as: type, key: key)
+        // A decorator of `type` declared meanwhile may have looked before this forward was added.
+        if hasDecorators(for: decorated) { forwardDecorated(type, key: key, to: service, onlyInPlaceOf: service) }
     }
 }
 

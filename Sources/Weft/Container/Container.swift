@@ -189,11 +189,12 @@ public final class Container: @unchecked Sendable {
         if composed, let copy = compositions.unsafelyUnwrapped.publishedCopy(of: entry) as? ServiceEntry<Service> {
             // A type forwarded to a registration a decorated copy replaced resolves the copy (see
             // `DecoratedCopies.swift`); added anew, to the latest copy then.
+            let awaited = compositions.unsafelyUnwrapped.redirect(entry, to: copy, under: key)
             lock.unlock()
-            add(copy, as: type, key: key, quietly: quietly)
+            add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return
         }
-        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, occupied: services[copy key] != nil) {
+        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: services[copy key]) {
             // A decorated copy of an ancestor's registration older than the one this container holds.
             lock.unlock()
             return

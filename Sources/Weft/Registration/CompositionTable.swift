@@ -20,7 +20,7 @@ final class CompositionTable {
     private var inheritedSources: [ServiceKey: UInt64] = [:]
     /// Decorated copies (or forwards) of ancestors' registrations about to be added, with their sources' serials
     /// and tickets: adding one records its source in the same hold of the lock that publishes it (see
-    /// ``noteAdded(_:key:occupied:)``).
+    /// ``noteAdded(_:key:current:)``).
     private var pendingCopies: [ObjectIdentifier: (source: UInt64, ticket: UInt64)] = [:]
     /// The last ticket given (see ``takeTicket()``); 0 while this container decorated no ancestor's registration.
     private var tickets: UInt64 = 0
@@ -40,6 +40,8 @@ final class CompositionTable {
     /// Decorated copies about to be added, with the registration each is published in place of (see
     /// ``expectCopyInPlace(_:of:)``).
     private var pendingPublishedCopies: [ObjectIdentifier: _ServiceEntryBase] = [:]
+    /// The registrations about to be added only in place of what their makers read, and the verdicts they wait for.
+    var placements = Placements()
 
     // MARK: Decorators
 
@@ -83,6 +85,23 @@ final class CompositionTable {
         pendingPublishedCopies[ObjectIdentifier(copy)] = original
     }
 
+    /// `entry`, about to be added under `key`, is added as `copy`, the decorated copy that took over from it (see
+    /// ``publishedCopy(of:)``): what was expected of `entry` is expected of `copy`, a copy of an ancestor's
+    /// registration with its ticket (else `copy` would be taken for the container's own registration). Returns
+    /// whether `entry`'s maker awaits a verdict (see ``Placements/redirect(_:to:under:)``).
+    func redirect(_ entry: _ServiceEntryBase, to copy: _ServiceEntryBase, under key: ServiceKey) -> Bool {
+        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
+            pendingCopies[ObjectIdentifier(copy)] = pending
+        }
+        return placements.redirect(entry, to: copy, under: key)
+    }
+
+    /// Notes that `copy` is not added under `key`.
+    private func refuse(_ copy: _ServiceEntryBase, under key: ServiceKey) {
+        pendingPublishedCopies[ObjectIdentifier(copy)] = nil
+        placements.refuse(copy, under: key)
+    }
+
     /// The registration `copy` is a decorated copy of, when it is one expected by ``expectCopyInPlace(_:of:)``, which
     /// is from now on what forwarded types of that registration resolve, and the copy it takes over from (made
     /// with fewer decorators, or by another thread at the same time).
@@ -118,6 +137,7 @@ final class CompositionTable {
     /// Forgets the decorated copies this container published (``Container/removeAll()`` removed them).
     func forgetPublishedCopies() {
         publishedCopies = [:]
+        placements.forgetApplied()
     }
 
     // MARK: Decorating ancestors' registrations
@@ -181,15 +201,19 @@ final class CompositionTable {
     /// ``pendingNotices()``).
     /// Returns false, and notes nothing, for a copy that is not to be published: one made from an earlier reading
     /// of the ancestors than what `key` already received, or one that would replace the container's own
-    /// registration under `key` (`occupied` says whether the container holds one there), which a copy made while
-    /// that registration was being added can find.
-    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey, occupied: Bool) -> Bool {
+    /// registration `current` under `key`, which a copy made while that registration was being added can find;
+    /// nor a registration expected in place of what `current` no longer is (see ``Placements``).
+    func noteAdded<Service>(_ entry: ServiceEntry<Service>, key: ServiceKey, current: _ServiceEntryBase?) -> Bool {
+        guard placements.admits(entry, under: key, current: current) else {
+            refuse(entry, under: key)
+            return false
+        }
         if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
             let stale =
-                (occupied && inheritedSources[key] == nil)
+                (current != nil && inheritedSources[key] == nil)
                 || publishedTickets[key].map { $0 > pending.ticket } ?? false
             if stale {
-                pendingPublishedCopies[ObjectIdentifier(entry)] = nil
+                refuse(entry, under: key)
                 return false
             }
             publishedTickets[key] = pending.ticket
@@ -338,7 +362,7 @@ extension ServiceEntry {
     /// A copy of this registration (factory, scope, callbacks) with its factory wrapped in `decorators`, for its
     /// container or a child to publish in its place; nil when it cannot be decorated.
     func decoratedCopy(with decorators: [Decorator<Service>]) -> ServiceEntry<Service>? {
-        if !isPlain, !(erasedFactory?.value is any DecoratableFactory) { return nil }
+        guard isDecoratable else { return nil }
         let copy = copy()
         copy.decoratorCount = decoratorCount
         copy.isCollection = isCollection

@@ -82,42 +82,46 @@ extension Container {
         if let watcher { watchAncestors(watcher) }
         // The registrations made from now on are decorated as they are added; one made before is replaced by a
         // decorated copy, outside the lock (adding it takes the lock and tells the behaviors).
-        decorateWithArguments(serviceType, name: name, added: added)
-        // Read together: a decorated copy of an ancestor's registration is published with its source.
-        let (own, inherited) = lock.withLock { (services[key], compositions?.inheritedSource(of: key) != nil) }
-        guard let own, !inherited else {
-            decorateInherited(serviceType, key: key)
-            return
+        decorateWithArguments(serviceType, name: name)
+        decorateRegistration(serviceType, key: key, decoratorKey: key)
+    }
+
+    /// Applies this container's decorators of `decoratorKey` to what it resolves under `key`: its own registration
+    /// is replaced by a decorated copy, a forwarded type by a decorated forward (see
+    /// `Container+ForwardDecoration.swift`), an ancestor's registration by a decorated copy of its own (see
+    /// `InheritedDecoration.swift`). Read again when another thread changes what `key` holds meanwhile.
+    func decorateRegistration<Service>(_ serviceType: Service.Type, key: ServiceKey, decoratorKey: ServiceKey) {
+        while true {
+            // Read together: a decorated copy of an ancestor's registration is published with its source.
+            let (slots, inherited) = lock.withLock {
+                (forwardSlotsLocked(of: key), compositions?.inheritedSource(of: key) != nil)
+            }
+            guard let own = slots.own, !inherited else {
+                decorateInherited(serviceType, key: key)
+                return
+            }
+            guard own.serviceType != serviceType || own.isDecoratedForward else {
+                decorateOwn(serviceType, key: key, decoratorKey: decoratorKey)
+                return
+            }
+            // A forwarded type: resolved through a decorated forward, made anew with every decorator.
+            guard let target = own.isDecoratedForward ? slots.target : own else { return }
+            if addDecoratedForward(serviceType, key: key, to: target, inPlaceOf: slots) { return }
         }
-        if own.serviceType != serviceType || own.isDecoratedForward {
-            // A forwarded type: resolved through a decorated forward (see `Container+ForwardDecoration.swift`).
-            let target = own.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : own
-            if let target { addDecoratedForward(serviceType, key: key, to: target) }
-            return
-        }
-        guard let entry = own as? ServiceEntry<Service> else { return }
-        publishDecoratedCopy(of: entry, with: [added], key: key)
     }
 
     /// Replaces the registrations of `serviceType` under `name` that take runtime arguments, made before the
-    /// decorator `added`, with decorated copies: this container's own (wrapped in `added`, their earlier
-    /// decorators already wrap them) and those of its ancestors it does not shadow (wrapped in all this
+    /// decorator just added, with decorated copies: this container's own (wrapped in the decorators they lack, see
+    /// ``decorateOwn(_:key:decoratorKey:)``) and those of its ancestors it does not shadow (wrapped in all this
     /// container's decorators of the service).
-    private func decorateWithArguments<Service>(_ serviceType: Service.Type, name: String?, added: Decorator<Service>) {
+    private func decorateWithArguments<Service>(_ serviceType: Service.Type, name: String?) {
         let matches: (ServiceKey) -> Bool = { key in
             key.serviceType == serviceType && key.name == name && key.argumentsType != noArguments && !key.hasOption
         }
         let own = ownRegistrations(where: matches)
-        for (key, entry) in own {
-            if inherits(key) {
-                decorateInherited(serviceType, key: key)
-            } else if entry.serviceType != serviceType || entry.isDecoratedForward {
-                // A forwarded type: resolved through a decorated forward, made anew with every decorator.
-                let target = entry.isDecoratedForward ? ownEntry(for: forwardedKey(of: key, to: nil)) : entry
-                if let target { addDecoratedForward(serviceType, key: key, to: target) }
-            } else if let entry = entry as? ServiceEntry<Service> {
-                publishDecoratedCopy(of: entry, with: [added], key: key)
-            }
+        let decoratorKey = ServiceKey(serviceType: serviceType, argumentsType: noArguments, name: name)
+        for (key, _) in own {
+            decorateRegistration(serviceType, key: key, decoratorKey: decoratorKey)
         }
         guard let parent else { return }
         for (key, _) in parent.allRegistrations() where matches(key) && !own.contains(where: { $0.key == key }) {

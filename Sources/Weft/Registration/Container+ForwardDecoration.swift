@@ -23,23 +23,62 @@ extension Container {
     /// container's decorators of `key`: `target` is added under the forwarded key, and a decorated forward
     /// under `key` (decorated as it is added). A forward to a registration with runtime arguments takes them and
     /// passes them on; it is decorated by the decorators of its type and name, as that registration would be.
+    ///
+    /// With `slots`, what the caller read under the two keys, each is added only in place of what it read there;
+    /// returns false when either was changed meanwhile (the caller reads again), and puts back what the forwarded
+    /// key held when only `key` was.
+    @discardableResult
     func addDecoratedForward<Type>(
         _ type: Type.Type,
         key: ServiceKey,
         to target: _ServiceEntryBase,
-        inheritedTicket: UInt64? = nil
-    ) {
+        inheritedTicket: UInt64? = nil,
+        inPlaceOf slots: ForwardSlots? = nil
+    ) -> Bool {
         guard let target = target as? any ForwardTarget,
             let forward = forwardEntry(type, key: key, to: target as _ServiceEntryBase)
-        else { return }
-        target.add(to: self, under: forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType))
+        else { return true }
+        let targetKey = forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType)
+        guard add(target, under: targetKey, inPlaceOf: slots?.target, if: slots != nil) else { return false }
         forward.isDecoratedForward = true
         forward.inObjectScope(target.followedBy(forward, key: key))
         // A forward to an ancestor's registration is remembered as inherited as it is published.
         if let ticket = inheritedTicket {
             lock.withLock { compositions?.expectInheritedCopy(forward, of: target.serial, ticket: ticket) }
         }
-        add(forward, as: type, key: key)
+        guard let slots else {
+            add(forward, as: type, key: key)
+            return true
+        }
+        guard add(forward, under: key, inPlaceOf: slots.own, if: true) else {
+            if let previous = slots.target as? any ForwardTarget, (previous as AnyObject) !== (target as AnyObject) {
+                _ = add(previous, under: targetKey, inPlaceOf: target, if: true)
+            }
+            return false
+        }
+        return true
+    }
+
+    /// Makes `type` (under `key`) resolve through a decorated forward to `target` in place of what `key` holds,
+    /// reading again when another thread changes it meanwhile; with `plain`, only as long as `key` holds `plain`
+    /// (the undecorated forward a decorator declared meanwhile may not have found).
+    func forwardDecorated<Type>(
+        _ type: Type.Type,
+        key: ServiceKey,
+        to target: _ServiceEntryBase,
+        onlyInPlaceOf plain: _ServiceEntryBase? = nil
+    ) {
+        while true {
+            let slots = lock.withLock { forwardSlotsLocked(of: key) }
+            if let plain, slots.own !== plain { return }
+            if addDecoratedForward(type, key: key, to: target, inPlaceOf: slots) { return }
+        }
+    }
+
+    /// What this container holds under `key` and under the key its decorated forward reaches its target by; the
+    /// caller holds `lock`.
+    func forwardSlotsLocked(of key: ServiceKey) -> ForwardSlots {
+        ForwardSlots(own: services[key], target: services[forwardedKey(of: key, to: nil)])
     }
 
     /// The registration of the decorated forward of `key` to `target`, not yet decorated: its factory resolves
@@ -94,6 +133,13 @@ extension FactoryBox {
             return Made(value: try await resolver.require(Type.self, name: name, option: option, arguments: arguments))
         }
     }
+}
+
+/// What a container holds under a forwarded type's key (`own`) and under the key by which its decorated forward
+/// reaches the registration it forwards to (`target`), read in one hold of its lock.
+struct ForwardSlots {
+    let own: _ServiceEntryBase?
+    let target: _ServiceEntryBase?
 }
 
 /// A registration whose scope another follows: a decorated forward keeps its instances in the scope of the

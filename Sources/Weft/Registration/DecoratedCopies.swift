@@ -5,26 +5,62 @@
 extension Container {
     /// Publishes under `key` a copy of `entry`, which is registered under `key` here or in a parent, wrapped in
     /// `decorators`; the copy follows `entry`'s configuration from now on. `inheritedTicket`, for an ancestor's
-    /// registration, is the ticket taken before reading it (see ``CompositionTable/takeTicket()``).
+    /// registration, is the ticket taken before reading it (see ``CompositionTable/takeTicket()``); without one,
+    /// `entry` is this container's own and the copy is published only in its place. Returns the copy, or nil when
+    /// it was not published (see ``CompositionTable/noteAdded(_:key:current:)``) or `entry` cannot be decorated.
+    /// `applied` counts, for a copy of the container's own, the container's decorators of `key` it carries.
     @discardableResult
     func publishDecoratedCopy<Service>(
         of entry: ServiceEntry<Service>,
         with decorators: [Decorator<Service>],
         key: ServiceKey,
-        inheritedTicket: UInt64? = nil
+        inheritedTicket: UInt64? = nil,
+        applied: Int = 0
     ) -> ServiceEntry<Service>? {
         guard let copy = entry.decoratedCopy(with: decorators) else { return nil }
-        entry.keepFollowing(copy, key: key, in: self)
         lock.withLock {
+            guard let compositions else { return }
             if let ticket = inheritedTicket {
-                compositions?.expectInheritedCopy(copy, of: entry.serial, ticket: ticket)
+                compositions.expectInheritedCopy(copy, of: entry.serial, ticket: ticket)
+                compositions.placements.awaitVerdict(on: copy, under: key)
+            } else {
+                compositions.placements.expect(copy, under: key, inPlaceOf: entry)
+                compositions.placements.setApplied(applied, in: copy)
             }
             // The types forwarded to `entry` resolve the copy from now on: the decorated instance is the service's
             // instance, whatever type asks for it.
-            compositions?.expectCopyInPlace(copy, of: entry)
+            compositions.expectCopyInPlace(copy, of: entry)
         }
         add(copy, as: Service.self, key: key)
+        // A refused copy does not follow `entry`: it would take the place of the published one among its followers.
+        guard !lock.withLock({ compositions?.placements.takeRefused(copy, under: key) ?? false }) else { return nil }
+        entry.keepFollowing(copy, key: key, in: self, ticket: inheritedTicket ?? 0)
         return copy
+    }
+
+    /// Publishes in place of this container's own registration under `key` a decorated copy wrapped in the
+    /// decorators of `decoratorKey` that it lacks (a registration is wrapped in those declared before it is added;
+    /// a copy in those of the registration it copies and its own). The registration and the decorators are read in
+    /// one hold of the lock, and the copy is published only if `key` still holds that registration: when another
+    /// thread publishes there meanwhile (a decorator's copy, a replacement, `removeAll()`), the copy is made again
+    /// from what `key` holds then, so that each decorator wraps what resolves exactly once.
+    func decorateOwn<Service>(_ serviceType: Service.Type, key: ServiceKey, decoratorKey: ServiceKey) {
+        while true {
+            let read: (entry: ServiceEntry<Service>, decorators: [AnyObject], applied: Int)? = lock.withLock {
+                guard let compositions, compositions.inheritedSource(of: key) == nil,
+                    let entry = services[key] as? ServiceEntry<Service>, !entry.isDecoratedForward
+                else { return nil }
+                let own = entry.owner === referenceLocked(in: registrationRecordLocked())
+                let applied = compositions.placements.applied(in: entry, own: own)
+                return (entry, compositions.decorators(for: decoratorKey), applied)
+            }
+            guard let (entry, all, applied) = read, entry.isDecoratable else { return }
+            let missing = all.dropFirst(applied).compactMap { $0 as? Decorator<Service> }
+            guard !missing.isEmpty else { return }
+            if publishDecoratedCopy(of: entry, with: missing, key: key, applied: applied + missing.count) != nil {
+                return
+            }
+        }
     }
 
     /// When `copy`, just added, is a decorated copy published in place of a registration (see
@@ -49,9 +85,12 @@ extension Container {
 /// A decorated copy of a registration, which follows the registration's configuration.
 final class DecoratedCopy<Service>: ScopeFollowing, CallbackFollowing {
     let copy: ServiceEntry<Service>
+    /// The ticket of a copy of an ancestor's registration (0 for the container's own): a copy published later, with
+    /// a later ticket, is not displaced among the followers by one that comes to follow after it.
+    let ticket: UInt64
 
-    init(_ copy: ServiceEntry<Service>) {
-        self.copy = copy
+    init(_ copy: ServiceEntry<Service>, ticket: UInt64) {
+        (self.copy, self.ticket) = (copy, ticket)
     }
 
     @discardableResult
@@ -89,27 +128,43 @@ struct DecoratedCopyOption: ServiceKeyOption {
 }
 
 extension ServiceEntry {
-    /// Makes `copy`, a decorated copy of this registration that `container` is about to publish under `key`,
-    /// follow this registration's configuration: its scope and callbacks are taken again, under the lock that
-    /// keeps the followers, so that no change made meanwhile is missed.
-    func keepFollowing(_ copy: ServiceEntry<Service>, key: ServiceKey, in container: Container) {
-        let follower = DecoratedCopy(copy)
+    /// Makes `copy`, a decorated copy of this registration that `container` just published under `key` (with
+    /// `ticket`, see ``DecoratedCopy/ticket``), follow this registration's configuration: its scope and callbacks
+    /// are taken again, under the lock that keeps the followers, so that no change made meanwhile is missed.
+    func keepFollowing(_ copy: ServiceEntry<Service>, key: ServiceKey, in container: Container, ticket: UInt64) {
+        let follower = DecoratedCopy(copy, ticket: ticket)
         let followerKey = ServiceKey(
             serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
             option: DecoratedCopyOption(container: ObjectIdentifier(container)))
         lock.lock()
         var followers = scopeFollowers ?? [:]
+        if let later = followers[followerKey] as? DecoratedCopy<Service>, later.ticket > ticket {
+            lock.unlock()
+            return
+        }
         let replaced = followers.updateValue(follower, forKey: followerKey)
         scopeFollowers = followers
-        // The copy's lock inside this one's: the copy is not published yet, and a change of this registration's
-        // configuration reaches the copy only after it lets go of this lock.
-        copy.lock.withLock {
-            (copy.scope, copy.behavior) = (scope, behavior)
-            copy.policy = Self.policy(of: behavior)
+        let scope = self.scope
+        // The copy's lock inside this one's: a change of this registration's configuration reaches the copy only
+        // after it lets go of this lock.
+        let rescoped = copy.lock.withLock {
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
+            return copy.scope !== scope
         }
         lock.unlock()
         // Released outside the lock: the last reference to a registration releases the instances it keeps.
         withExtendedLifetime(replaced) {}
+        // A scope set between the copy and its publication; set as a scope is, letting go of the instances the copy
+        // kept meanwhile, until the copy has the one this registration has (a later change is also sent to it).
+        var next: (any ObjectScopeProtocol)? = rescoped ? scope : nil
+        while let scope = next {
+            copy.inObjectScope(scope)
+            next = lock.withLock { self.scope !== scope ? self.scope : nil }
+        }
+    }
+
+    /// Whether ``decoratedCopy(with:)`` can wrap this registration's factory.
+    var isDecoratable: Bool {
+        isPlain || erasedFactory?.value is any DecoratableFactory
     }
 }

@@ -101,7 +101,7 @@ extension Container {
     }
 
     /// Tells the descendants that decorate what this container has registered (see
-    /// ``CompositionTable/noteAdded(_:key:occupied:)``); called after it lets go of its lock.
+    /// ``CompositionTable/noteAdded(_:key:current:)``); called after it lets go of its lock.
     func tellDescendants() {
         let notices = lock.withLock { compositions?.pendingNotices() ?? [] }
         guard !notices.isEmpty else { return }
@@ -167,7 +167,7 @@ extension Container {
 }
 
 /// What a container tells its decorating descendants once it has registered or removed what it stored under `key` (see
-/// ``CompositionTable/noteAdded(_:key:occupied:)`` and ``CompositionTable/noteRemoved(_:)``), after it lets go of its
+/// ``CompositionTable/noteAdded(_:key:current:)`` and ``CompositionTable/noteRemoved(_:)``), after it lets go of its
 /// lock.
 final class DescendantsNotice {
     let descendants: [ContainerReference]
