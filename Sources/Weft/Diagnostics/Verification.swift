@@ -10,7 +10,7 @@ final class Verification {
     private var nodeOfKey: [ServiceKey: Int] = [:]
     private var nodeOfLabel: [String: Int] = [:]
     /// The dependencies found, before merging.
-    private var found: [GraphRecorder.Edge] = []
+    private(set) var found: [GraphRecorder.Edge] = []
     /// The missing dependencies found, in the order found.
     private(set) var missing: [MissingFinding] = []
     private var missingSeen: Set<MissingFinding.ID> = []
@@ -372,29 +372,6 @@ final class Verification {
         guard !failures.contains(where: { $0.node == node }) else { return }
         failures.append((node, error))
     }
-
-    /// The edges found, one per source, target and kind (the strongest access wins); a dependency on a
-    /// missing service that no build missed was resolved optionally (`resolve` returned nil).
-    private func mergedEdges() -> [GraphRecorder.Edge] {
-        var strongest: [GraphRecorder.Edge: GraphRecorder.Edge] = [:]
-        var order: [GraphRecorder.Edge] = []
-        let needed = Set(missing.map(\.id))
-        for var edge in found {
-            if case .missing(let key) = edge.to, edge.access == .direct,
-                !needed.contains(MissingFinding.ID(needer: edge.from, key: key))
-            {
-                edge = .init(from: edge.from, to: edge.to, kind: edge.kind, access: .optional)
-            }
-            let slot = GraphRecorder.Edge(from: edge.from, to: edge.to, kind: edge.kind, access: .direct)
-            if let existing = strongest[slot] {
-                if edge.access.rank < existing.access.rank { strongest[slot] = edge }
-            } else {
-                strongest[slot] = edge
-                order.append(slot)
-            }
-        }
-        return order.compactMap { strongest[$0] }
-    }
 }
 
 /// Calls the pack-taking `make` with an empty pack (a pack parameter cannot be left out by name).
@@ -406,59 +383,4 @@ private func makeWithoutArguments<Service, each Argument>(
     _ arguments: repeat each Argument
 ) throws -> Service {
     try container.make(serviceType, name: name, option: option, arguments: repeat each arguments)
-}
-
-/// A registration of the verified container (with the keys forwarded to it): a node of the graph.
-struct VerifiedNode {
-    /// The key the registration was made under (or, failing that, the first in sorted order).
-    let key: ServiceKey
-    /// The other keys that resolve through the same registration.
-    let forwarded: [ServiceKey]
-    let entry: _ServiceEntryBase
-    let lifetime: Lifetime
-    /// The scope's description: `container`, `graph`, or a custom scope's.
-    let scopeName: String
-
-    init(entry: _ServiceEntryBase, keys: [ServiceKey]) {
-        let sorted = keys.sorted {
-            ($0.serviceType == entry.serviceType ? 0 : 1, $0.requestDescription)
-                < ($1.serviceType == entry.serviceType ? 0 : 1, $1.requestDescription)
-        }
-        key = sorted[0]
-        forwarded = Array(sorted.dropFirst())
-        self.entry = entry
-        let scope = entry.objectScope
-        lifetime = ScopeBehavior.of(scope).lifetime
-        scopeName = String(describing: scope)
-    }
-
-    /// The node as paths write it.
-    var label: String { key.pathComponent }
-    /// Tells apart nodes of the same label.
-    var id: String { DependencyGraph.Node.identifier(of: key) }
-    /// The dependencies of an autoregistered service; nil for a closure registration.
-    var declared: [DeclaredDependency]? { entry.declaredDependencies }
-}
-
-/// A missing dependency: the node that needs it and the key it asks for.
-struct MissingFinding {
-    struct ID: Hashable {
-        let needer: Int
-        let key: ServiceKey
-    }
-
-    let needer: Int
-    let key: ServiceKey
-    /// Registrations that might have been meant.
-    let suggestions: [String]
-
-    var id: ID { ID(needer: needer, key: key) }
-}
-
-extension ServiceKey {
-    /// The key of the service inside a `Lazy`, `Provider` or `Optional`; the key itself otherwise.
-    var unwrapped: ServiceKey {
-        guard let wrapper = serviceType as? any InstanceWrapper.Type else { return self }
-        return ServiceKey(serviceType: wrapper.wrappedType, argumentsType: argumentsType, name: name)
-    }
 }
