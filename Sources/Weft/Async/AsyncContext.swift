@@ -228,12 +228,32 @@ extension AsyncContext {
     /// thread's spares when nothing else refers to it: no resolver kept, no task that still holds one. A context
     /// something else still refers to is left to be released as usual, and retains its outer context from now on
     /// (whose caller, still running, holds it meanwhile). Call last, from the outer context's caller: `context` is
-    /// not used after.
+    /// nil after.
+    ///
+    /// The caller's reference is taken out of its variable and handed to the thread's list as it is, rather than
+    /// retained for the list and then released with the variable.
+    static func recycle(_ context: inout AsyncContext?) {
+        guard isKnownUniquelyReferenced(&context) else {
+            context.unsafelyUnwrapped.outerOwner = context.unsafelyUnwrapped.outer
+            return
+        }
+        keepAsSpare(context.take().unsafelyUnwrapped)
+    }
+
+    /// The same, for a caller whose variable holds `context` non-optionally: that reference is released with the
+    /// variable, and `context` is not used after.
     static func recycle(_ context: inout AsyncContext) {
         guard isKnownUniquelyReferenced(&context) else {
             context.outerOwner = context.outer
             return
         }
+        keepAsSpare(context)
+    }
+
+    /// Clears `context`, which nothing else refers to, and adds it to the calling thread's spares (unless the
+    /// thread has enough).
+    @inline(__always)
+    private static func keepAsSpare(_ context: AsyncContext) {
         let spares = weft_thread_async_spares()!
         guard spares.pointee.count < maximumSpares else { return }
         // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left

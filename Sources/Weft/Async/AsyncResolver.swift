@@ -176,14 +176,14 @@ public struct AsyncResolver: Sendable {
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
         var graph = AsyncGraph.start(ResolutionState.current)
-        var context = AsyncContext.root(graph)
+        var context: AsyncContext? = AsyncContext.root(graph)
         defer {
             graph.end()
             AsyncContext.recycle(&context)
             AsyncGraph.recycle(&graph)
         }
         return try await container.makeAsync(
-            key: key, context: context, arguments: arguments, synchronously: synchronously)
+            key: key, context: context.unsafelyUnwrapped, arguments: arguments, synchronously: synchronously)
     }
 
     /// Runs synchronous user code that resolves through a container (a synchronous factory or decorator that an

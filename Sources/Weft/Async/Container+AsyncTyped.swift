@@ -96,13 +96,13 @@ extension Container {
         case .graph(let started, let found):
             // The route's reference, taken over: the resolve's is then the only one (see `AsyncGraph.recycle`).
             var graph = started.takeRetainedValue()
-            var context = AsyncContext.root(graph)
+            var context: AsyncContext? = AsyncContext.root(graph)
             defer {
                 graph.end()
                 AsyncContext.recycle(&context)
                 AsyncGraph.recycle(&graph)
             }
-            return try await makeAsync(Service.self, found: found, key: key, context: context)
+            return try await makeAsync(Service.self, found: found, key: key, context: context.unsafelyUnwrapped)
         }
     }
 
@@ -209,11 +209,11 @@ extension Container {
         context: AsyncContext,
         build: AsyncBuild?
     ) async throws -> Service {
-        var inner = entry._withUnsafeGuaranteedRef {
+        var inner: AsyncContext? = entry._withUnsafeGuaranteedRef {
             context.appending(entry: $0, key: key, build: build, shared: false)
         }
         defer {
-            inner.factoryDidReturn()
+            inner.unsafelyUnwrapped.factoryDidReturn()
             AsyncContext.recycle(&inner)
         }
         do {
@@ -222,7 +222,8 @@ extension Container {
         } catch let error as ResolutionError {
             throw error
         } catch {
-            throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
+            throw ResolutionError(
+                reason: .factoryFailed, key: key, path: inner.unsafelyUnwrapped.path, underlyingError: error)
         }
     }
 
