@@ -7,19 +7,9 @@ import Weft
 /// parent's stay undecorated), and decorating while another thread forwards or resolves ends with one
 /// registration for both types.
 @Suite struct ForwardedDecoratedHierarchyTests {
-    protocol Store: AnyObject, Sendable { var trail: [String] { get } }
-
-    final class FileStore: Store {
-        let trail: [String]
-        init(_ trail: [String] = ["file"]) { self.trail = trail }
-        func with(_ tag: String) -> FileStore { FileStore(trail + [tag]) }
-    }
-
-    final class Cached: Store {
-        let inner: any Store
-        init(_ inner: any Store) { self.inner = inner }
-        var trail: [String] { inner.trail + ["cached"] }
-    }
+    typealias Store = ForwardedStores.Store
+    typealias FileStore = ForwardedStores.FileStore
+    typealias Cached = ForwardedStores.Cached
 
     /// Checks that `container` resolves `Store` and `FileStore` to one instance with `trail`.
     private func expectShared(_ container: Container, trail: [String]) throws {

@@ -6,20 +6,10 @@ import Weft
 /// forwarded as resolves the same instance as the service itself, in every scope, whatever order the decorator,
 /// the forward and the scope were declared in.
 @Suite struct ForwardedDecoratedRegistrationTests {
-    protocol Store: AnyObject, Sendable { var trail: [String] { get } }
+    typealias Store = ForwardedStores.Store
+    typealias FileStore = ForwardedStores.FileStore
+    typealias Cached = ForwardedStores.Cached
     protocol Gateway: AnyObject, Sendable {}
-
-    final class FileStore: Store {
-        let trail: [String]
-        init(_ trail: [String] = ["file"]) { self.trail = trail }
-        func with(_ tag: String) -> FileStore { FileStore(trail + [tag]) }
-    }
-
-    final class Cached: Store {
-        let inner: any Store
-        init(_ inner: any Store) { self.inner = inner }
-        var trail: [String] { inner.trail + ["cached"] }
-    }
 
     /// Needs the service under both types in one object graph.
     final class Pair: Sendable {
