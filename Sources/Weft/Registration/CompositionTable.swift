@@ -229,6 +229,16 @@ final class CompositionTable {
         return true
     }
 
+    /// Notes that the ancestors held nothing under `key` when read after `ticket` was taken: a copy made from an
+    /// earlier reading is refused from now on. Returns the source of the inherited copy this container holds there
+    /// from such an earlier reading, which the caller removes; nil when there is none, or when a later reading
+    /// already decided what `key` holds.
+    func noteNothingInherited(under key: ServiceKey, ticket: UInt64) -> UInt64? {
+        if let published = publishedTickets[key], published > ticket { return nil }
+        publishedTickets[key] = ticket
+        return inheritedSources.isEmpty ? nil : inheritedSources[key]
+    }
+
     /// Whether descendants that decorate are told what this container registers and removes.
     var tellsDescendants: Bool { !decoratingDescendants.isEmpty }
 

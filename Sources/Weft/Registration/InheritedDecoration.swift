@@ -36,6 +36,10 @@ extension Container {
             inherited = parent.entry(for: key)
             if inherited === source { return }
         }
+        // The ancestors hold nothing under `key` as of `ticket`: a copy made from an earlier reading, published
+        // meanwhile or still to come, must not keep a registration they removed.
+        let stale: UInt64? = lock.withLock { compositions?.noteNothingInherited(under: key, ticket: ticket) }
+        if let stale { removeInheritedCopy(under: key, of: stale) }
     }
 
     /// Stores `copy`, this container's decorated copy of `source` (an ancestor's registration), under the types
