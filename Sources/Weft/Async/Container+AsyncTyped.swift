@@ -289,14 +289,16 @@ extension Container {
         context unretained: Unmanaged<AsyncContext>,
         in container: Unmanaged<Container>
     ) async throws -> Service {
-        // The context is borrowed: the resolve's caller holds it (see ``makeAsync(_:key:context:in:)``).
-        let context = unretained.takeUnretainedValue()
+        // The context is borrowed, not retained: the resolve's caller holds it (see ``makeAsync(_:key:context:in:)``).
+        let context = unretained
         // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
         // allocator, on every call: the bookkeeping is in the non-generic helpers below, and the instance the
         // factory makes goes straight into its box (`Made`, of a fixed size, in the frame), so that none is.
         try entry._withUnsafeGuaranteedRef { entry in
-            try container._withUnsafeGuaranteedRef {
-                try $0.checkAsyncRequest(entry, scoped: false, key: key, context: context)
+            try container._withUnsafeGuaranteedRef { container in
+                try context._withUnsafeGuaranteedRef {
+                    try container.checkAsyncRequest(entry, scoped: false, key: key, context: $0)
+                }
             }
         }
         while true {
@@ -304,12 +306,16 @@ extension Container {
             case .stored(let made):
                 return Self.instance(made, as: Service.self)
             case .wait(let build):
-                guard let made = try await Self.waitForGraphBuild(build, key: key, context: context) else { continue }
+                guard
+                    let made = try await Self.waitForGraphBuild(build, key: key, context: context.takeUnretainedValue())
+                else { continue }
                 return Self.instance(made, as: Service.self)
             case .build(let build):
                 do {
-                    let inner = entry._withUnsafeGuaranteedRef {
-                        Unmanaged.passRetained(context.appending(entry: $0, key: key, build: build, shared: false))
+                    let inner = context._withUnsafeGuaranteedRef { context in
+                        entry._withUnsafeGuaranteedRef {
+                            Unmanaged.passRetained(context.appending(entry: $0, key: key, build: build, shared: false))
+                        }
                     }
                     let made = Made(value: try await call(factory, inner: inner, key: key, in: container))
                     finishGraphBuild(build, made: made, context: context)
@@ -325,11 +331,15 @@ extension Container {
     /// The graph's instance of `entry`, a build of it to wait for, or a new build this task runs (recorded in the
     /// graph's slots, and as a build the innermost build in flight waits for).
     @inline(never)
-    private static func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
-        context.withGraph { graph in
-            graph.lock.withLock {
-                entry._withUnsafeGuaranteedRef {
-                    graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+    private static func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: Unmanaged<AsyncContext>)
+        -> AsyncClaim
+    {
+        context._withUnsafeGuaranteedRef { context in
+            context.withGraph { graph in
+                graph.lock.withLock {
+                    entry._withUnsafeGuaranteedRef {
+                        graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+                    }
                 }
             }
         }
@@ -347,18 +357,19 @@ extension Container {
 
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
-    private static func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: AsyncContext) {
-        let graph = context.unretainedGraph
+    private static func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: Unmanaged<AsyncContext>) {
+        let graph = context._withUnsafeGuaranteedRef { $0.unretainedGraph }
         graph._withUnsafeGuaranteedRef {
             $0.lock.lock()
             // Into the registration's storage only when a synchronous part of the graph may look.
             $0.hasUnpublished = true
         }
         guard build.waiters.isEmpty else {
-            return Self.finishLockedWaking(build, made: made, parent: context.innermostBuild, graph: graph)
+            let parent = context._withUnsafeGuaranteedRef { $0.innermostBuild }
+            return Self.finishLockedWaking(build, made: made, parent: parent, graph: graph)
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
-        context.withInnermostBuild { $0.waitsFor.remove(build) }
+        context._withUnsafeGuaranteedRef { $0.withInnermostBuild { $0.waitsFor.remove(build) } }
         build.outcome = .made(made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
     }
@@ -380,11 +391,15 @@ extension Container {
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
     @inline(never)
-    private static func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
-        let waiters = context.withGraph { graph in
-            graph.lock.withLock {
-                graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
-                return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+    private static func abandonGraphBuild(
+        _ build: AsyncBuild, of entry: EntryReference, context: Unmanaged<AsyncContext>
+    ) {
+        let waiters = context._withUnsafeGuaranteedRef { context in
+            context.withGraph { graph in
+                graph.lock.withLock {
+                    graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
+                    return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+                }
             }
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
