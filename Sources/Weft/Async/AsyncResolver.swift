@@ -179,7 +179,10 @@ public struct AsyncResolver: Sendable {
         _: Service.Type,
         name: String?
     ) async throws -> Service {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
+        let key = ServiceKey(
+            serviceType: Service.self,
+            argumentsType: unretainedContainer._withUnsafeGuaranteedRef { $0.noArgumentsType },
+            name: name)
         // A resolver its factory kept resolves on its own once the factory has returned.
         // Read through the resolver rather than bound: the resolver, borrowed for the call, holds the context.
         let live = context != nil && context.unsafelyUnwrapped.isLive
