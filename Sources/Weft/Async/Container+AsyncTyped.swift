@@ -39,9 +39,11 @@ extension Container {
             current = context
         } else {
             var route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: true) }
-            if case .singleton = route {
+            if case .singleton(let entry, let entered) = route {
                 do {
-                    return try container._withUnsafeGuaranteedRef { try $0.builtSingleton(key, as: Service.self) }
+                    return try container._withUnsafeGuaranteedRef {
+                        try $0.builtSingleton(entry, entered: entered, as: Service.self)
+                    }
                 } catch is NotBuiltYet {}
                 route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
             }
@@ -150,34 +152,34 @@ extension Container {
     /// factory is synchronous (and not bound to the main actor) goes to the synchronous engine, and any other
     /// starts a graph. The graph enters the engine before this thread leaves it, so that the registration found
     /// stays alive for the graph without a second lookup.
+    ///
+    /// A `.singleton` route leaves the thread inside the engine, so that the registration found stays alive for
+    /// ``builtSingleton(_:entered:as:)``, which the caller calls next, without suspending, and which leaves it.
     private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
-            state.insideEngine {
-                guard let found = state.lookups.find(key, in: self) else {
-                    return .graph(.passRetained(AsyncGraph.start(state)), nil)
-                }
-                return found.entry._withUnsafeGuaranteedRef { entry in
-                    if singleton, found.exact, found.policy == .shared { return .singleton }
-                    if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
-                    return .graph(.passRetained(AsyncGraph.start(state)), found)
-                }
+            let entered = state.enterEngine()
+            guard let found = state.lookups.find(key, in: self) else {
+                defer { state.leaveEngine(entered) }
+                return .graph(.passRetained(AsyncGraph.start(state)), nil)
+            }
+            if singleton, found.exact, found.policy == .shared { return .singleton(found.entry, entered: entered) }
+            defer { state.leaveEngine(entered) }
+            return found.entry._withUnsafeGuaranteedRef { entry in
+                if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
+                return .graph(.passRetained(AsyncGraph.start(state)), found)
             }
         }
     }
 
-    /// The complete instance of the singleton registered for exactly `key`, read typed under the registration's
-    /// lock, from outside any graph; throws ``NotBuiltYet`` when there is none (not built, being built, or not an
-    /// exact `.container`-like registration).
-    private func builtSingleton<Service>(_ key: ServiceKey, as _: Service.Type) throws -> Service {
+    /// The complete instance of the singleton of `entry`, the exact `.container`-like registration a `.singleton`
+    /// route found, read typed under the registration's lock, from outside any graph; throws ``NotBuiltYet`` when
+    /// there is none (not built, or being built). Leaves the engine as the route's `entered` says.
+    private func builtSingleton<Service>(_ entry: EntryReference, entered: Bool, as _: Service.Type) throws
+        -> Service
+    {
         try ResolutionState.withCurrent { state in
-            try state.insideEngine {
-                guard let found = state.lookups.find(key, in: self), found.exact, found.policy == .shared else {
-                    throw NotBuiltYet()
-                }
-                return try found.entry._withUnsafeGuaranteedRef {
-                    try completeSingleton($0, as: Service.self, state: state)
-                }
-            }
+            defer { state.leaveEngine(entered) }
+            return try entry._withUnsafeGuaranteedRef { try completeSingleton($0, as: Service.self, state: state) }
         }
     }
 
@@ -439,8 +441,9 @@ private struct NotBuiltYet: Error {}
 
 /// How a top-level async resolve goes (see ``Container/topLevelRoute(_:singleton:)``).
 private enum TopLevelRoute {
-    /// An exact `.container`-like registration: its instance may be built.
-    case singleton
+    /// An exact `.container`-like registration, `entry`: its instance may be built. The thread is still inside
+    /// the engine, and `entered` says whether the route entered it (see ``ResolutionState/enterEngine()``).
+    case singleton(EntryReference, entered: Bool)
     /// A registration whose factory is synchronous and may run on this thread.
     case synchronous
     /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
