@@ -48,6 +48,16 @@ extension Container {
                 route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
             }
             guard case .graph(let started, let registration) = route else {
+                if case .synchronous(let found, let entered) = route {
+                    // The first try in this frame, with the registration the route found.
+                    do {
+                        return try container._withUnsafeGuaranteedRef {
+                            try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
+                        }
+                    } catch let busy as BuildInProgress {
+                        try await BuildCoordinator.suspendWhileBuilt(busy.holder)
+                    }
+                }
                 return try await makeOnThisThread(Service.self, key: key, in: container)
             }
             let resolution = TopLevelResolution(started, container: container)
@@ -153,8 +163,9 @@ extension Container {
     /// starts a graph. The graph enters the engine before this thread leaves it, so that the registration found
     /// stays alive for the graph without a second lookup.
     ///
-    /// A `.singleton` route leaves the thread inside the engine, so that the registration found stays alive for
-    /// ``builtSingleton(_:entered:as:)``, which the caller calls next, without suspending, and which leaves it.
+    /// A `.singleton` or `.synchronous` route leaves the thread inside the engine, so that the registration found
+    /// stays alive for what the caller calls next, without suspending, and which leaves it:
+    /// ``builtSingleton(_:entered:as:)``, or the first try of ``makeOnThisThread(_:key:entered:as:)``.
     private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
             let entered = state.enterEngine()
@@ -163,11 +174,10 @@ extension Container {
                 return .graph(.passRetained(AsyncGraph.start(state)), nil)
             }
             if singleton, found.exact, found.policy == .shared { return .singleton(found.entry, entered: entered) }
+            let synchronous = found.entry._withUnsafeGuaranteedRef { $0.asyncFactory == nil && !$0.runsOnMainActor }
+            if synchronous { return .synchronous(found, entered: entered) }
             defer { state.leaveEngine(entered) }
-            return found.entry._withUnsafeGuaranteedRef { entry in
-                if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
-                return .graph(.passRetained(AsyncGraph.start(state)), found)
-            }
+            return .graph(.passRetained(AsyncGraph.start(state)), found)
         }
     }
 
@@ -220,14 +230,33 @@ extension Container {
                     // Removed meanwhile: the synchronous engine explains what is missing.
                     return try make(Service.self, name: key.name, option: nil)
                 }
-                let awaited =
-                    found.policy == .shared || found.policy == .perScope
-                    ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
-                return try state.suspendingForBuild(of: awaited) {
-                    try make(found, key: key, state: state) as Service
-                }
+                return try makeOnThisThread(found, key: key, state: state)
             }
         }
+    }
+
+    /// One try of ``makeOnThisThread(_:key:in:)`` with `found`, the registration a `.synchronous` route found
+    /// (see ``topLevelRoute(_:singleton:)``), made while the thread is still inside the engine; leaves it as the
+    /// route's `entered` says.
+    private func makeOnThisThread<Service>(_ found: Lookup, key: ServiceKey, entered: Bool, as _: Service.Type)
+        throws -> Service
+    {
+        try ResolutionState.withCurrent { state in
+            defer { state.leaveEngine(entered) }
+            return try makeOnThisThread(found, key: key, state: state)
+        }
+    }
+
+    /// Makes `found` for a top-level resolve, with the thread inside the engine: throws ``BuildInProgress`` while
+    /// another thread builds the (shared) instance.
+    @inline(__always)
+    private func makeOnThisThread<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws
+        -> Service
+    {
+        let awaited =
+            found.policy == .shared || found.policy == .perScope
+            ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
+        return try state.suspendingForBuild(of: awaited) { try make(found, key: key, state: state) as Service }
     }
 
     /// Makes the registration `found`, whose factory is synchronous, with the synchronous engine on this thread in
@@ -444,8 +473,9 @@ private enum TopLevelRoute {
     /// An exact `.container`-like registration, `entry`: its instance may be built. The thread is still inside
     /// the engine, and `entered` says whether the route entered it (see ``ResolutionState/enterEngine()``).
     case singleton(EntryReference, entered: Bool)
-    /// A registration whose factory is synchronous and may run on this thread.
-    case synchronous
+    /// A registration, `found`, whose factory is synchronous and may run on this thread. The thread is still
+    /// inside the engine, as for ``singleton(_:entered:)``.
+    case synchronous(Lookup, entered: Bool)
     /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
     /// (nil: none, for the error). Unmanaged: the resolve then holds the graph's only reference, without a copy.
     case graph(Unmanaged<AsyncGraph>, Lookup?)
