@@ -81,8 +81,9 @@ import Testing
     /// A context kept once its resolve ended (by a resolver a factory kept, or a task still running) keeps the
     /// top-level context, which owns the graph: the graph is then not the thread's spare.
     @Test func aGraphWhoseTopLevelContextIsStillReferredToIsNotTakenAgain() {
+        let container = Container()
         var graph = AsyncGraph.start(ResolutionState.current)
-        var context = AsyncContext.root(graph)
+        var context = AsyncContext.root(graph, container: container)
         let keptContext = context
         graph.end()
         AsyncContext.recycle(&context)

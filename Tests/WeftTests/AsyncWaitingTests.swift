@@ -89,4 +89,27 @@ import Weft
         #expect(second.pool === first.pool)
         #expect(await resolver.resolve(Report.self) != nil)
     }
+
+    @Test func resolverKeptByAFactoryKeepsItsContainerWhenNothingElseDoes() async throws {
+        let kept = Collected<AsyncResolver>()
+        // The kept resolver keeps the container whose factory keeps it: the test breaks that cycle when it ends.
+        defer { kept.removeAll() }
+        weak var weakContainer: Container?
+        do {
+            let container = Container()
+            weakContainer = container
+            container.register(Pool.self) { (_: AsyncResolver) async in Pool() }
+            container.register(Report.self) { (r: AsyncResolver) async throws in
+                kept.append(r)
+                return Report(pool: try await r.require(Pool.self))
+            }
+            _ = try await container.async.require(Report.self)
+        }
+
+        // Nothing but the kept resolver refers to the container now: it still resolves through it.
+        #expect(weakContainer != nil)
+        let resolver = try #require(kept.values.first)
+        let report = try await resolver.require(Report.self)
+        #expect(try await resolver.require(Pool.self) !== report.pool)
+    }
 }

@@ -34,6 +34,10 @@ final class AsyncContext: @unchecked Sendable {
     /// refers to the graph without retaining it. Nil only while the context is a spare.
     @exclusivity(unchecked) private var graphOwner: AsyncGraph?
     @exclusivity(unchecked) private unowned(unsafe) var graphReference: AsyncGraph?
+    /// The container the resolution started from, retained by the top-level context (nil in every other): the
+    /// resolvers handed to the graph's factories refer to it unretained (see ``AsyncResolver``), and any of them
+    /// that is still referred to keeps its context, and through ``outerOwner`` the top-level one, alive.
+    @exclusivity(unchecked) private var containerOwner: Container?
     /// Whether the factory this context was made for has returned: a resolver the factory kept then starts resolves
     /// of its own, as `container.async` does. Read on every nested resolve: an atomic flag where `Atomic` is
     /// available at Weft's deployment floors (not on Apple platforms, where ``AsyncBuilds/lock`` guards it), so
@@ -75,10 +79,11 @@ final class AsyncContext: @unchecked Sendable {
 
     private init() {}
 
-    /// The context of a top-level resolve in `graph`.
-    init(graph: AsyncGraph) {
+    /// The context of a top-level resolve in `graph`, started from `container`.
+    init(graph: AsyncGraph, container: Container) {
         graphOwner = graph
         graphReference = graph
+        containerOwner = container
     }
 
     var graph: AsyncGraph { graphReference.unsafelyUnwrapped }
@@ -102,11 +107,13 @@ final class AsyncContext: @unchecked Sendable {
         Unmanaged.passUnretained(graphReference.unsafelyUnwrapped)
     }
 
-    /// The context of a top-level resolve in `graph`: a spare of this thread's when there is one.
-    static func root(_ graph: AsyncGraph) -> AsyncContext {
-        guard let context = takeSpare() else { return AsyncContext(graph: graph) }
+    /// The context of a top-level resolve in `graph`, started from `container`: a spare of this thread's when
+    /// there is one.
+    static func root(_ graph: AsyncGraph, container: Container) -> AsyncContext {
+        guard let context = takeSpare() else { return AsyncContext(graph: graph, container: container) }
         context.graphOwner = graph
         context.graphReference = graph
+        context.containerOwner = container
         return context
     }
 
@@ -259,6 +266,7 @@ extension AsyncContext {
         // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left
         // alone, so that clearing it releases nothing.
         if context.graphOwner != nil { context.graphOwner = nil }
+        if context.containerOwner != nil { context.containerOwner = nil }
         context.graphReference = nil
         context.stepEntry = nil
         context.outer = nil

@@ -19,10 +19,34 @@
 /// The methods are named like ``Resolver``'s but are only `async`: a container's synchronous `resolve` and
 /// `require` keep their meaning in async code, and `container.async` says that a resolve may suspend.
 public struct AsyncResolver: Sendable {
+    /// The container resolves start from, unretained: a nested resolve then hands it to the next factory's
+    /// resolver without retaining it. What keeps it alive: for ``Container/async``, ``owner``; for a factory's
+    /// resolver, its resolution, whose top-level context retains the container (see ``AsyncContext/root(_:container:)``)
+    /// for as long as any context of it is referred to, this resolver's included.
+    let unretainedContainer: Unmanaged<Container>
+    /// The container, retained, for a resolver of no resolution (``Container/async``); nil for a factory's.
+    private let owner: Container?
+    /// The resolution this resolver was handed to (a factory's); nil for ``Container/async``. Variable only for
+    /// the engine, which recycles it from the resolver it lent to the factory (see ``AsyncContext/recycle(_:)``).
+    var context: AsyncContext?
+
+    /// The resolver of ``Container/async``: resolves start from `container`, which it retains.
+    init(owner container: Container) {
+        unretainedContainer = .passUnretained(container)
+        owner = container
+        context = nil
+    }
+
+    /// The resolver handed to the factory of `context`'s step. `container` is the container the resolution's
+    /// top-level context retains (that context was made for it): the resolver refers to it unretained.
+    init(within container: Unmanaged<Container>, context: AsyncContext) {
+        unretainedContainer = container
+        owner = nil
+        self.context = context
+    }
+
     /// The container resolves start from.
-    let container: Container
-    /// The resolution this resolver was handed to (a factory's); nil for ``Container/async``.
-    let context: AsyncContext?
+    var container: Container { unretainedContainer.takeUnretainedValue() }
 
     /// Returns an instance of `serviceType`, or throws a ``ResolutionError`` that explains why not.
     ///
@@ -155,13 +179,16 @@ public struct AsyncResolver: Sendable {
         _: Service.Type,
         name: String?
     ) async throws -> Service {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: noArguments, name: name)
+        let key = ServiceKey(
+            serviceType: Service.self,
+            argumentsType: unretainedContainer._withUnsafeGuaranteedRef { $0.noArgumentsType },
+            name: name)
         // A resolver its factory kept resolves on its own once the factory has returned.
         // Read through the resolver rather than bound: the resolver, borrowed for the call, holds the context.
-        if context != nil, context.unsafelyUnwrapped.isLive {
-            return try await container.makeAsync(Service.self, key: key, context: context.unsafelyUnwrapped)
-        }
-        return try await container.makeAsync(Service.self, key: key)
+        let live = context != nil && context.unsafelyUnwrapped.isLive
+        return try await Container.makeAsync(
+            Service.self, key: key, context: live ? .passUnretained(context.unsafelyUnwrapped) : nil,
+            in: unretainedContainer)
     }
 
     /// Makes `key`: within this resolver's resolution, or as a new top-level one.
@@ -176,7 +203,7 @@ public struct AsyncResolver: Sendable {
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
         var graph = AsyncGraph.start(ResolutionState.current)
-        var context: AsyncContext? = AsyncContext.root(graph)
+        var context: AsyncContext? = AsyncContext.root(graph, container: container)
         defer {
             graph.end()
             AsyncContext.recycle(&context)
@@ -243,7 +270,7 @@ extension Container {
     /// let cache = await container.async.resolve(Cache.self)   // nil if it cannot be made
     /// ```
     public var async: AsyncResolver {
-        AsyncResolver(container: self, context: nil)
+        AsyncResolver(owner: self)
     }
 }
 

@@ -18,6 +18,7 @@ extension Container {
     /// The registration for `key`, from this thread's lookup cache: no lock, no string hashing. Called inside a
     /// graph, whose activity record is inside the engine for the graph's whole life: what it finds is kept until
     /// the graph ends (see ``AsyncGraph``), so the thread does not enter the engine itself.
+    @inline(__always)
     func lookUpAsync(_ key: ServiceKey) -> Lookup? {
         ResolutionState.withCurrent { state in state.lookups.find(key, in: self) }
     }
@@ -197,7 +198,7 @@ extension Container {
         let made: Made
         do {
             defer { inner.factoryDidReturn() }
-            let resolver = AsyncResolver(container: self, context: inner)
+            let resolver = AsyncResolver(within: .passUnretained(self), context: inner)
             guard let result = try await recipe.factory.make(resolver, recipe.arguments) else {
                 throw ResolutionError(reason: .typeMismatch, key: key, path: inner.path)
             }

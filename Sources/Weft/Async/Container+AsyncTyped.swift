@@ -14,19 +14,118 @@
 /// Each route runs the same checks (cycle, captive scoped service, verification's recording) and reports the same
 /// errors as the general path.
 extension Container {
-    /// Makes `key` (no runtime arguments) within `context`'s graph, as `Service`. Inlined into the resolver's
-    /// `require` and `resolve`: a call of its own would be one more async frame per nested resolve.
+    /// Makes `key` (no runtime arguments) as `Service`, for a resolver of `container`: within `context`'s graph
+    /// when it is given (the context of a factory still running), else as a top-level resolve. What a top-level
+    /// request needs no async graph for is made without one: a built singleton is read as a synchronous resolve
+    /// reads it, and a service whose factory is synchronous is made by the synchronous engine (whose factories
+    /// cannot reach an async one).
+    ///
+    /// Inlined into the resolver's `require` and `resolve`: a call of its own would be one more async frame per
+    /// resolve. The container and the context are borrowed, not retained: the resolver's caller holds the
+    /// resolver, which holds the context and (directly, or through its resolution) the container, for the call;
+    /// and the top-level resolve's own graph and context are held by this frame.
     @inline(__always)
-    nonisolated(nonsending) func makeAsync<Service>(
+    nonisolated(nonsending) static func makeAsync<Service>(
         _: Service.Type,
         key: ServiceKey,
-        context: AsyncContext
+        context: Unmanaged<AsyncContext>?,
+        in container: Unmanaged<Container>
     ) async throws -> Service {
-        try await makeAsync(Service.self, found: lookUpAsync(key), key: key, context: context)
+        let found: Lookup?
+        let current: Unmanaged<AsyncContext>
+        var topLevel: TopLevelResolution?
+        if let context {
+            found = container._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
+            current = context
+        } else {
+            var route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: true) }
+            if case .singleton(let entry, let entered) = route {
+                do {
+                    return try container._withUnsafeGuaranteedRef {
+                        try $0.builtSingleton(entry, entered: entered, as: Service.self)
+                    }
+                } catch is NotBuiltYet {}
+                route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
+            }
+            guard case .graph(let started, let registration) = route else {
+                if case .synchronous(let found, let entered) = route {
+                    // The first try in this frame, with the registration the route found.
+                    do {
+                        return try container._withUnsafeGuaranteedRef {
+                            try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
+                        }
+                    } catch let busy as BuildInProgress {
+                        try await BuildCoordinator.suspendWhileBuilt(busy.holder)
+                    }
+                }
+                return try await makeOnThisThread(Service.self, key: key, in: container)
+            }
+            let resolution = TopLevelResolution(started, container: container)
+            current = resolution.unretainedRoot
+            topLevel = consume resolution
+            found = registration
+        }
+        defer { topLevel?.end() }
+        return try await makeAsync(Service.self, found: found, key: key, context: current, in: container)
     }
 
-    /// ``makeAsync(_:key:context:)`` once the registration (`found`) has been looked up.
+    /// ``makeAsync(_:key:context:in:)`` once the registration (`found`) has been looked up: the request for a
+    /// typed factory (the argument-less async registration for exactly `Service`, without callbacks), transient
+    /// or graph-scoped, here; any other in a call of its own.
     @inline(__always)
+    nonisolated(nonsending) private static func makeAsync<Service>(
+        _: Service.Type,
+        found: Lookup?,
+        key: ServiceKey,
+        context: Unmanaged<AsyncContext>,
+        in container: Unmanaged<Container>
+    ) async throws -> Service {
+        if let found, found.exact, !found.hasCallbacks, let factory = typedFactory(of: found, as: Service.self) {
+            if found.policy == .transient {
+                let inner = try container._withUnsafeGuaranteedRef { container in
+                    try context._withUnsafeGuaranteedRef {
+                        try container.transientStep(of: found.entry, key: key, context: $0)
+                    }
+                }
+                return try await call(factory, inner: inner, key: key, in: container)
+            }
+            if found.policy == .perGraph {
+                return try await makeInGraph(found.entry, factory: factory, key: key, context: context, in: container)
+            }
+        }
+        return try await container.takeUnretainedValue().makeAsync(
+            Service.self, found: found, key: key, context: context.takeUnretainedValue())
+    }
+
+    /// The typed async factory of `found`, an exact registration for `Service`; nil when its factory is
+    /// synchronous. Read without retaining it: a registration's factory is set before it is published and never
+    /// changed, and the graph's activity record keeps the registration alive until the graph ends.
+    @inline(__always)
+    private static func typedFactory<Service>(of found: Lookup, as _: Service.Type)
+        -> Unmanaged<TypedAsyncFactory<Service>>?
+    {
+        guard let factory = found.entry._withUnsafeGuaranteedRef({ $0.asyncFactory.map(Unmanaged.passUnretained) })
+        else { return nil }
+        return Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory.toOpaque())
+    }
+
+    /// The checks of a request for `entry`, a transient registration with a typed async factory, within
+    /// `context`, and the context of its factory's step, retained for the call that takes it (once): unmanaged,
+    /// so that the call then holds the context's only reference.
+    @inline(__always)
+    private func transientStep(of entry: EntryReference, key: ServiceKey, context: AsyncContext) throws
+        -> Unmanaged<AsyncContext>
+    {
+        try entry._withUnsafeGuaranteedRef { entry in
+            try checkAsyncRequest(entry, scoped: false, key: key, context: context)
+            return .passRetained(context.appending(entry: entry, key: key, build: nil, shared: false))
+        }
+    }
+
+    /// ``makeAsync(_:key:context:in:)`` once the registration (`found`) has been looked up: every request but
+    /// those for a typed transient or graph-scoped factory. Not inlined: what its routes keep across their
+    /// suspensions would enlarge the frame of every resolve, and each frame is taken from the task's allocator.
+    @inline(never)
     nonisolated(nonsending) private func makeAsync<Service>(
         _: Service.Type,
         found: Lookup?,
@@ -46,26 +145,8 @@ extension Container {
                     }
                 } catch is NotBuiltYet {}
             }
-            // The factory is read without retaining it: a registration's factory is set before it is published and
-            // never changed, and the graph keeps the registration alive.
-            let (asyncFactory, onMainActor) = entry._withUnsafeGuaranteedRef {
-                ($0.asyncFactory.map(Unmanaged.passUnretained), $0.runsOnMainActor)
-            }
-            if let factory = asyncFactory {
-                if found.exact, !found.hasCallbacks {
-                    // Exact: the registration is the argument-less async one for `Service`, whose factory is typed.
-                    let typed = Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory.toOpaque())
-                    if found.policy == .transient {
-                        try entry._withUnsafeGuaranteedRef {
-                            try checkAsyncRequest($0, scoped: false, key: key, context: context)
-                        }
-                        return try await call(typed, of: entry, key: key, context: context, build: nil)
-                    }
-                    if found.policy == .perGraph {
-                        return try await makeInGraph(entry, factory: typed, key: key, context: context)
-                    }
-                }
-            } else if !onMainActor {
+            let synchronous = entry._withUnsafeGuaranteedRef { $0.asyncFactory == nil && !$0.runsOnMainActor }
+            if synchronous {
                 return try await makeSynchronously(found, as: Service.self, key: key, context: context)
             }
         }
@@ -76,69 +157,39 @@ extension Container {
         return try cast(made, key: key, context: context)
     }
 
-    /// Makes `key` (no runtime arguments) for a top-level async resolve, as `Service`. What needs no async graph
-    /// is made without one: a built singleton is read as a synchronous resolve reads it, and a service whose
-    /// factory is synchronous is made by the synchronous engine (whose factories cannot reach an async one).
-    /// Inlined into the resolver's `require` and `resolve`: a call of its own would be one more async frame per
-    /// top-level resolve.
-    @inline(__always)
-    nonisolated(nonsending) func makeAsync<Service>(_: Service.Type, key: ServiceKey) async throws -> Service {
-        var route = topLevelRoute(key, singleton: true)
-        if case .singleton = route {
-            do {
-                return try builtSingleton(key, as: Service.self)
-            } catch is NotBuiltYet {}
-            route = topLevelRoute(key, singleton: false)
-        }
-        switch route {
-        case .singleton, .synchronous:
-            return try await makeOnThisThread(Service.self, key: key)
-        case .graph(let started, let found):
-            // The route's reference, taken over: the resolve's is then the only one (see `AsyncGraph.recycle`).
-            var graph = started.takeRetainedValue()
-            var context: AsyncContext? = AsyncContext.root(graph)
-            defer {
-                graph.end()
-                AsyncContext.recycle(&context)
-                AsyncGraph.recycle(&graph)
-            }
-            return try await makeAsync(Service.self, found: found, key: key, context: context.unsafelyUnwrapped)
-        }
-    }
-
     /// How a top-level async resolve of `key` goes, decided with one lookup inside the engine: an exact
     /// `.container`-like registration may have a built singleton to read (when `singleton`), a registration whose
     /// factory is synchronous (and not bound to the main actor) goes to the synchronous engine, and any other
     /// starts a graph. The graph enters the engine before this thread leaves it, so that the registration found
     /// stays alive for the graph without a second lookup.
+    ///
+    /// A `.singleton` or `.synchronous` route leaves the thread inside the engine, so that the registration found
+    /// stays alive for what the caller calls next, without suspending, and which leaves it:
+    /// ``builtSingleton(_:entered:as:)``, or the first try of ``makeOnThisThread(_:key:entered:as:)``.
     private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
-            state.insideEngine {
-                guard let found = state.lookups.find(key, in: self) else {
-                    return .graph(.passRetained(AsyncGraph.start(state)), nil)
-                }
-                return found.entry._withUnsafeGuaranteedRef { entry in
-                    if singleton, found.exact, found.policy == .shared { return .singleton }
-                    if entry.asyncFactory == nil, !entry.runsOnMainActor { return .synchronous }
-                    return .graph(.passRetained(AsyncGraph.start(state)), found)
-                }
+            let entered = state.enterEngine()
+            guard let found = state.lookups.find(key, in: self) else {
+                defer { state.leaveEngine(entered) }
+                return .graph(.passRetained(AsyncGraph.start(state)), nil)
             }
+            if singleton, found.exact, found.policy == .shared { return .singleton(found.entry, entered: entered) }
+            let synchronous = found.entry._withUnsafeGuaranteedRef { $0.asyncFactory == nil && !$0.runsOnMainActor }
+            if synchronous { return .synchronous(found, entered: entered) }
+            defer { state.leaveEngine(entered) }
+            return .graph(.passRetained(AsyncGraph.start(state)), found)
         }
     }
 
-    /// The complete instance of the singleton registered for exactly `key`, read typed under the registration's
-    /// lock, from outside any graph; throws ``NotBuiltYet`` when there is none (not built, being built, or not an
-    /// exact `.container`-like registration).
-    private func builtSingleton<Service>(_ key: ServiceKey, as _: Service.Type) throws -> Service {
+    /// The complete instance of the singleton of `entry`, the exact `.container`-like registration a `.singleton`
+    /// route found, read typed under the registration's lock, from outside any graph; throws ``NotBuiltYet`` when
+    /// there is none (not built, or being built). Leaves the engine as the route's `entered` says.
+    private func builtSingleton<Service>(_ entry: EntryReference, entered: Bool, as _: Service.Type) throws
+        -> Service
+    {
         try ResolutionState.withCurrent { state in
-            try state.insideEngine {
-                guard let found = state.lookups.find(key, in: self), found.exact, found.policy == .shared else {
-                    throw NotBuiltYet()
-                }
-                return try found.entry._withUnsafeGuaranteedRef {
-                    try completeSingleton($0, as: Service.self, state: state)
-                }
-            }
+            defer { state.leaveEngine(entered) }
+            return try entry._withUnsafeGuaranteedRef { try completeSingleton($0, as: Service.self, state: state) }
         }
     }
 
@@ -154,31 +205,58 @@ extension Container {
     /// A top-level resolve of `key`, whose factory is synchronous, by the synchronous engine on this thread, in a
     /// graph of its own. While another thread builds the (shared) instance asked for, the task suspends instead
     /// of blocking.
-    nonisolated(nonsending) private func makeOnThisThread<Service>(_: Service.Type, key: ServiceKey) async throws
-        -> Service
-    {
+    nonisolated(nonsending) private static func makeOnThisThread<Service>(
+        _: Service.Type,
+        key: ServiceKey,
+        in container: Unmanaged<Container>
+    ) async throws -> Service {
         // The loop of ``suspendingWhileBuilt(_:)`` written out: on this path, the most common async resolve, its
         // closure costs more than the loop.
         while true {
             do {
-                return try ResolutionState.withCurrent { state in
-                    try state.insideEngine {
-                        guard let found = state.lookups.find(key, in: self) else {
-                            // Removed meanwhile: the synchronous engine explains what is missing.
-                            return try make(Service.self, name: key.name, option: nil)
-                        }
-                        let awaited =
-                            found.policy == .shared || found.policy == .perScope
-                            ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
-                        return try state.suspendingForBuild(of: awaited) {
-                            try make(found, key: key, state: state) as Service
-                        }
-                    }
-                }
+                return try container._withUnsafeGuaranteedRef { try $0.makeOnThisThread(Service.self, key: key) }
             } catch let busy as BuildInProgress {
                 try await BuildCoordinator.suspendWhileBuilt(busy.holder)
             }
         }
+    }
+
+    /// One try of ``makeOnThisThread(_:key:in:)``: throws ``BuildInProgress`` while another thread builds the
+    /// instance.
+    private func makeOnThisThread<Service>(_: Service.Type, key: ServiceKey) throws -> Service {
+        try ResolutionState.withCurrent { state in
+            try state.insideEngine {
+                guard let found = state.lookups.find(key, in: self) else {
+                    // Removed meanwhile: the synchronous engine explains what is missing.
+                    return try make(Service.self, name: key.name, option: nil)
+                }
+                return try makeOnThisThread(found, key: key, state: state)
+            }
+        }
+    }
+
+    /// One try of ``makeOnThisThread(_:key:in:)`` with `found`, the registration a `.synchronous` route found
+    /// (see ``topLevelRoute(_:singleton:)``), made while the thread is still inside the engine; leaves it as the
+    /// route's `entered` says.
+    private func makeOnThisThread<Service>(_ found: Lookup, key: ServiceKey, entered: Bool, as _: Service.Type)
+        throws -> Service
+    {
+        try ResolutionState.withCurrent { state in
+            defer { state.leaveEngine(entered) }
+            return try makeOnThisThread(found, key: key, state: state)
+        }
+    }
+
+    /// Makes `found` for a top-level resolve, with the thread inside the engine: throws ``BuildInProgress`` while
+    /// another thread builds the (shared) instance.
+    @inline(__always)
+    private func makeOnThisThread<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws
+        -> Service
+    {
+        let awaited =
+            found.policy == .shared || found.policy == .perScope
+            ? ObjectIdentifier(found.entry.takeUnretainedValue()) : nil
+        return try state.suspendingForBuild(of: awaited) { try make(found, key: key, state: state) as Service }
     }
 
     /// Makes the registration `found`, whose factory is synchronous, with the synchronous engine on this thread in
@@ -198,59 +276,79 @@ extension Container {
         }
     }
 
-    /// Calls `factory`, the typed async factory of `entry`, on a path one step longer than `context`'s (the step
-    /// of `build` when the instance is the graph's): what ``makeAsync(found:key:context:arguments:synchronously:)``
-    /// does for it, but for the cast. Inlined: a call of its own would be one more async frame per resolve.
+    /// Calls `factory`, a typed async factory, with a resolver for `inner` (the context of its step, whose
+    /// reference the caller hands over) in `container` (which the resolution keeps alive), and recycles `inner`
+    /// once it has returned: what ``makeAsync(found:key:context:arguments:synchronously:)`` does for it, but for
+    /// the cast. Inlined: a call of its own would be one more async frame per resolve.
     @inline(__always)
-    nonisolated(nonsending) private func call<Service>(
+    nonisolated(nonsending) private static func call<Service>(
         _ factory: Unmanaged<TypedAsyncFactory<Service>>,
-        of entry: EntryReference,
+        inner: Unmanaged<AsyncContext>,
         key: ServiceKey,
-        context: AsyncContext,
-        build: AsyncBuild?
+        in container: Unmanaged<Container>
     ) async throws -> Service {
-        var inner: AsyncContext? = entry._withUnsafeGuaranteedRef {
-            context.appending(entry: $0, key: key, build: build, shared: false)
-        }
+        // The resolver takes over the caller's reference to `inner`, and is lent to the factory from this frame:
+        // the context is then referred to once, unless the factory keeps the resolver.
+        var resolver = AsyncResolver(within: container, context: inner.takeRetainedValue())
         defer {
-            inner.unsafelyUnwrapped.factoryDidReturn()
-            AsyncContext.recycle(&inner)
+            resolver.context.unsafelyUnwrapped.factoryDidReturn()
+            AsyncContext.recycle(&resolver.context)
         }
         do {
-            return try await factory._withUnsafeGuaranteedRef { $0.typed }(
-                AsyncResolver(container: self, context: inner))
-        } catch let error as ResolutionError {
-            throw error
+            return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
         } catch {
-            throw ResolutionError(
-                reason: .factoryFailed, key: key, path: inner.unsafelyUnwrapped.path, underlyingError: error)
+            throw Self.factoryError(error, key: key, context: resolver.context.unsafelyUnwrapped)
         }
+    }
+
+    /// What an async factory's `error` becomes: a ``ResolutionError`` as it is, any other wrapped as
+    /// ``ResolutionError/Reason/factoryFailed`` with the path of `context`, the factory's.
+    @inline(never)
+    private static func factoryError(_ error: any Error, key: ServiceKey, context: AsyncContext) -> any Error {
+        if error is ResolutionError { return error }
+        return ResolutionError(reason: .factoryFailed, key: key, path: context.path, underlyingError: error)
     }
 
     /// The graph's instance of `entry`, a graph-scoped registration without callbacks whose typed async factory is
     /// `factory`: the one made earlier in the graph (cast, as the general path's), or one made now, handed back
     /// typed, while the graph's other tasks that ask wait for it. What `makeInGraph` and `claimingInstance` do
     /// for any registration, in one loop.
-    nonisolated(nonsending) private func makeInGraph<Service>(
+    nonisolated(nonsending) private static func makeInGraph<Service>(
         _ entry: EntryReference,
         factory: Unmanaged<TypedAsyncFactory<Service>>,
         key: ServiceKey,
-        context: AsyncContext
+        context unretained: Unmanaged<AsyncContext>,
+        in container: Unmanaged<Container>
     ) async throws -> Service {
+        // The context is borrowed, not retained: the resolve's caller holds it (see ``makeAsync(_:key:context:in:)``).
+        let context = unretained
         // Generic code in an async function keeps each value of type `Service` in memory taken from the task's
         // allocator, on every call: the bookkeeping is in the non-generic helpers below, and the instance the
         // factory makes goes straight into its box (`Made`, of a fixed size, in the frame), so that none is.
-        try entry._withUnsafeGuaranteedRef { try checkAsyncRequest($0, scoped: false, key: key, context: context) }
+        try entry._withUnsafeGuaranteedRef { entry in
+            try container._withUnsafeGuaranteedRef { container in
+                try context._withUnsafeGuaranteedRef {
+                    try container.checkAsyncRequest(entry, scoped: false, key: key, context: $0)
+                }
+            }
+        }
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
             case .stored(let made):
                 return Self.instance(made, as: Service.self)
             case .wait(let build):
-                guard let made = try await Self.waitForGraphBuild(build, key: key, context: context) else { continue }
+                guard
+                    let made = try await Self.waitForGraphBuild(build, key: key, context: context.takeUnretainedValue())
+                else { continue }
                 return Self.instance(made, as: Service.self)
             case .build(let build):
                 do {
-                    let made = Made(value: try await call(factory, of: entry, key: key, context: context, build: build))
+                    let inner = context._withUnsafeGuaranteedRef { context in
+                        entry._withUnsafeGuaranteedRef {
+                            Unmanaged.passRetained(context.appending(entry: $0, key: key, build: build, shared: false))
+                        }
+                    }
+                    let made = Made(value: try await call(factory, inner: inner, key: key, in: container))
                     finishGraphBuild(build, made: made, context: context)
                     return Self.instance(made, as: Service.self)
                 } catch {
@@ -264,11 +362,15 @@ extension Container {
     /// The graph's instance of `entry`, a build of it to wait for, or a new build this task runs (recorded in the
     /// graph's slots, and as a build the innermost build in flight waits for).
     @inline(never)
-    private func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: AsyncContext) -> AsyncClaim {
-        context.withGraph { graph in
-            graph.lock.withLock {
-                entry._withUnsafeGuaranteedRef {
-                    graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+    private static func claimGraphSlot(of entry: EntryReference, key: ServiceKey, context: Unmanaged<AsyncContext>)
+        -> AsyncClaim
+    {
+        context._withUnsafeGuaranteedRef { context in
+            context.withGraph { graph in
+                graph.lock.withLock {
+                    entry._withUnsafeGuaranteedRef {
+                        graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+                    }
                 }
             }
         }
@@ -286,18 +388,19 @@ extension Container {
 
     /// Ends `build` with the instance it made: later claims in the graph take it, and the tasks waiting wake with it.
     @inline(never)
-    private func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: AsyncContext) {
-        let graph = context.unretainedGraph
+    private static func finishGraphBuild(_ build: AsyncBuild, made: consuming Made, context: Unmanaged<AsyncContext>) {
+        let graph = context._withUnsafeGuaranteedRef { $0.unretainedGraph }
         graph._withUnsafeGuaranteedRef {
             $0.lock.lock()
             // Into the registration's storage only when a synchronous part of the graph may look.
             $0.hasUnpublished = true
         }
         guard build.waiters.isEmpty else {
-            return Self.finishLockedWaking(build, made: made, parent: context.innermostBuild, graph: graph)
+            let parent = context._withUnsafeGuaranteedRef { $0.innermostBuild }
+            return Self.finishLockedWaking(build, made: made, parent: parent, graph: graph)
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
-        context.withInnermostBuild { $0.waitsFor.remove(build) }
+        context._withUnsafeGuaranteedRef { $0.withInnermostBuild { $0.waitsFor.remove(build) } }
         build.outcome = .made(made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
     }
@@ -319,11 +422,15 @@ extension Container {
 
     /// Ends `build`, whose factory threw: its slot is freed, and the tasks waiting wake to try again.
     @inline(never)
-    private func abandonGraphBuild(_ build: AsyncBuild, of entry: EntryReference, context: AsyncContext) {
-        let waiters = context.withGraph { graph in
-            graph.lock.withLock {
-                graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
-                return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+    private static func abandonGraphBuild(
+        _ build: AsyncBuild, of entry: EntryReference, context: Unmanaged<AsyncContext>
+    ) {
+        let waiters = context._withUnsafeGuaranteedRef { context in
+            context.withGraph { graph in
+                graph.lock.withLock {
+                    graph.slots.remove(entry._withUnsafeGuaranteedRef { ObjectIdentifier($0) })
+                    return AsyncBuilds.finishLocked(build, .retry, parent: context.innermostBuild)
+                }
             }
         }
         for waiter in waiters { waiter.resume(returning: .retry) }
@@ -363,11 +470,38 @@ private struct NotBuiltYet: Error {}
 
 /// How a top-level async resolve goes (see ``Container/topLevelRoute(_:singleton:)``).
 private enum TopLevelRoute {
-    /// An exact `.container`-like registration: its instance may be built.
-    case singleton
-    /// A registration whose factory is synchronous and may run on this thread.
-    case synchronous
+    /// An exact `.container`-like registration, `entry`: its instance may be built. The thread is still inside
+    /// the engine, and `entered` says whether the route entered it (see ``ResolutionState/enterEngine()``).
+    case singleton(EntryReference, entered: Bool)
+    /// A registration, `found`, whose factory is synchronous and may run on this thread. The thread is still
+    /// inside the engine, as for ``singleton(_:entered:)``.
+    case synchronous(Lookup, entered: Bool)
     /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
     /// (nil: none, for the error). Unmanaged: the resolve then holds the graph's only reference, without a copy.
     case graph(Unmanaged<AsyncGraph>, Lookup?)
+}
+
+/// The graph and the top-level context of a top-level async resolve, held for the resolve's frame.
+struct TopLevelResolution: ~Copyable {
+    /// The resolve's reference to its graph: the only one once the route's is taken over (see
+    /// ``AsyncGraph/recycle(_:)``).
+    private var graph: AsyncGraph
+    private var root: AsyncContext?
+
+    /// Takes over `started`, the route's reference to the graph started for the resolve, and makes its top-level
+    /// context, for a resolve of `container`.
+    init(_ started: Unmanaged<AsyncGraph>, container: Unmanaged<Container>) {
+        graph = started.takeRetainedValue()
+        root = AsyncContext.root(graph, container: container.takeUnretainedValue())
+    }
+
+    /// The top-level context, borrowed: this resolution holds it until ``end()``.
+    var unretainedRoot: Unmanaged<AsyncContext> { .passUnretained(root.unsafelyUnwrapped) }
+
+    /// Ends the graph, and recycles its context and the graph when nothing else refers to them.
+    mutating func end() {
+        graph.end()
+        AsyncContext.recycle(&root)
+        AsyncGraph.recycle(&graph)
+    }
 }

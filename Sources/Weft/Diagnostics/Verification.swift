@@ -245,7 +245,9 @@ final class Verification {
         func make<Service>(_: Service.Type) async throws -> Made {
             let graph = AsyncGraph(recording: site.findings)
             defer { graph.end() }
-            return try await scope.makeAsync(key: key, context: AsyncContext(graph: graph), arguments: ()) {
+            return try await scope.makeAsync(
+                key: key, context: AsyncContext(graph: graph, container: scope), arguments: ()
+            ) {
                 try scope.make(Service.self, name: key.name, option: key.option)
             }
         }
