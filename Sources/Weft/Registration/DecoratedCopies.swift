@@ -68,17 +68,28 @@ extension Container {
     /// registration (or the copy it takes over from) under: the types forwarded to it, and the key a decorated
     /// forward reaches it under. Every type then resolves the one registration and shares its instances. The
     /// caller holds `lock`; the descendants that decorate are told, as of any registration.
-    func moveForwardsLocked<Service>(to copy: ServiceEntry<Service>, reference: ContainerReference) {
-        guard let compositions, let (original, previous) = compositions.takeCopyInPlace(copy) else { return }
+    ///
+    /// Returns the registrations moved out, other than `copy`, each once: the caller retires those no key holds
+    /// any more after it lets go of the lock, as it retires the one `copy` replaced under its own key. One is
+    /// usually that same registration, but not always: a child's copy that only a forwarded type still holds (its
+    /// parent replaced the service, then put the copied registration back) is moved out here alone.
+    func moveForwardsLocked<Service>(
+        to copy: ServiceEntry<Service>,
+        reference: ContainerReference
+    ) -> [_ServiceEntryBase] {
+        guard let compositions, let (original, previous) = compositions.takeCopyInPlace(copy) else { return [] }
         let forwarded = services.keys { _, entry in
             entry === original || (entry === previous && entry !== copy)
         }
+        var movedOut: [_ServiceEntryBase] = []
         for other in forwarded {
             guard let moved = services.updateValue(copy, forKey: other) else { continue }
             if copy.owner === reference { copy.keyCount += 1 }
             if moved.owner === reference { moved.keyCount -= 1 }
+            if moved !== copy, !movedOut.contains(where: { $0 === moved }) { movedOut.append(moved) }
             compositions.noteMoved(to: other)
         }
+        return movedOut
     }
 }
 
