@@ -118,6 +118,7 @@ final class CompositionTable {
     /// Notes that the container now holds under `key` a copy it moved there (see
     /// ``Container/moveForwardsLocked(to:reference:)``): the descendants that decorate are told.
     func noteMoved(to key: ServiceKey) {
+        placements.noteWritten(under: key)
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
     }
@@ -138,6 +139,7 @@ final class CompositionTable {
     func forgetPublishedCopies() {
         publishedCopies = [:]
         placements.forgetApplied()
+        placements.noteAllRemoved()
     }
 
     // MARK: Decorating ancestors' registrations
@@ -224,6 +226,7 @@ final class CompositionTable {
             if tickets > 0 { publishedTickets[key] = tickets }
         }
         if entry.owner == nil { decorate(entry, key: key) }
+        placements.noteWritten(under: key)
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return true }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
         return true
