@@ -379,6 +379,7 @@ extension ServiceEntry {
         let copy = copy()
         copy.decoratorCount = decoratorCount
         copy.isCollection = isCollection
+        copy.isDecoratedForward = isDecoratedForward
         copy.wrapFactory(in: decorators)
         return copy
     }

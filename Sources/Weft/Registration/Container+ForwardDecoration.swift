@@ -167,6 +167,10 @@ protocol ForwardTarget: _ServiceEntryBase {
     /// Keeps `follower`, the decorated forward of `key` (in place of an earlier one), to set its scope when this
     /// registration's changes; returns the scope now.
     func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol
+    /// Publishes in `container`, a descendant of this registration's container, a copy of this registration under
+    /// `key`, as a decorated copy of an ancestor's registration made with `ticket` (see
+    /// ``Container/shareDecoratedForward(under:ticket:)``).
+    func publishInheritedCopy(in container: Container, under key: ServiceKey, ticket: UInt64)
 }
 
 extension ServiceEntry: ScopeFollowing, ForwardTarget {
@@ -176,6 +180,10 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
 
     func addQuietly(to container: Container, under key: ServiceKey) {
         container.add(self, as: Service.self, key: key, quietly: true)
+    }
+
+    func publishInheritedCopy(in container: Container, under key: ServiceKey, ticket: UInt64) {
+        container.publishDecoratedCopy(of: self, with: [], key: key, inheritedTicket: ticket)
     }
 
     func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol {
