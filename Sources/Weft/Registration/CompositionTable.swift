@@ -42,6 +42,9 @@ final class CompositionTable {
     private var pendingPublishedCopies: [ObjectIdentifier: _ServiceEntryBase] = [:]
     /// The registrations about to be added only in place of what their makers read, and the verdicts they wait for.
     var placements = Placements()
+    /// The containers that forward types to this container's registrations, and the types this container forwards
+    /// to another's (see `ForeignForwards.swift`).
+    var foreign = ForeignForwards()
 
     // MARK: Decorators
 

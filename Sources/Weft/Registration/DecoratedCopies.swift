@@ -35,6 +35,8 @@ extension Container {
         // A refused copy does not follow `entry`: it would take the place of the published one among its followers.
         guard !lock.withLock({ compositions?.placements.takeRefused(copy, under: key) ?? false }) else { return nil }
         entry.keepFollowing(copy, key: key, in: self, ticket: inheritedTicket ?? 0)
+        // Other containers that forward to this container's registration follow it onto the copy.
+        if inheritedTicket == nil { tellForeignHolders(of: entry, copy: copy) }
         return copy
     }
 
