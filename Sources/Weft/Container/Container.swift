@@ -204,55 +204,43 @@ public final class Container: @unchecked Sendable {
         // into the registry without a copy).
         let told = record.behaviors.isEmpty || quietly ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
-        // The registrations a decorated copy moved out from under forwarded types, other than `replaced`.
-        let moved = composed ? moveForwardsLocked(to: entry, reference: reference).filter { $0 !== replaced } : []
+        if composed { moveForwardsLocked(to: entry, replacing: replaced, reference: reference) }
         if replaced === entry {
             replaced = nil
         } else if entry.owner === reference {
             entry.keyCount += 1
         }
-        guard replaced != nil || told != nil || !moved.isEmpty else {
+        guard replaced != nil || told != nil else {
             lock.unlock()
             weft_registry_changed()
             if composed { tellDescendants() }
+            if composed { retireMovedOut() }
             return
         }
-        let use = replaced.map { replaced in
-            if replaced.owner === reference { replaced.keyCount -= 1 }
-            return isUnusedLocked(replaced, reference: reference)
-        }
-        let movedUse = moved.map { isUnusedLocked($0, reference: reference) }
+        // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
+        // here from another container is looked for. Only the owner retires a registration (the other
+        // container may still hold it); either keeps it until no resolve can use it.
+        var owned = false
+        let unused =
+            replaced.map { replaced in
+                guard replaced.owner === reference else { return !services.contains(replaced) }
+                owned = true
+                replaced.keyCount -= 1
+                return replaced.keyCount == 0
+            } ?? false
         lock.unlock()
         weft_registry_changed()
         if composed { tellDescendants() }
-        if let replaced, let use { retireAfterUnlock(replaced, use) }
-        for (moved, use) in zip(moved, movedUse) { retireAfterUnlock(moved, use) }
+        if unused, let replaced { keepRetired([replaced]) }
+        // Outside the lock: the instances' deinits may call back into the container. Kept instances made
+        // with the replaced registration go too, even when it stays in use under another key.
+        if unused, owned { replaced?.retire() }
+        replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
+        if composed { retireMovedOut() }
         guard let (toTell, name) = told else { return }
         for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)
         }
-    }
-
-    /// Whether `replaced`, taken out from under a key, is no longer in use, and whether this container (which
-    /// `reference` refers to) owns it; the caller holds `lock` and has counted the key out. A registration
-    /// forwarded under other keys is still in use: its owner counts its keys; one forwarded here from another
-    /// container is looked for. Only the owner retires a registration (the other container may still hold it);
-    /// either keeps it until no resolve can use it.
-    private func isUnusedLocked(
-        _ replaced: _ServiceEntryBase,
-        reference: ContainerReference
-    ) -> (unused: Bool, owned: Bool) {
-        guard replaced.owner === reference else { return (!services.contains(replaced), false) }
-        return (replaced.keyCount == 0, true)
-    }
-
-    /// Retires `replaced`, taken out from under a key, as ``isUnusedLocked(_:reference:)`` found it (`use`); called
-    /// after the lock is let go: the instances' deinits may call back into the container. Kept instances made with
-    /// it go too, even when it stays in use under another key.
-    private func retireAfterUnlock(_ replaced: _ServiceEntryBase, _ use: (unused: Bool, owned: Bool)) {
-        if use.unused { keepRetired([replaced]) }
-        if use.unused, use.owned { replaced.retire() }
-        replaced.discardInstanceAndDependents(includingOwn: use.unused && use.owned)
     }
 
     /// The weak reference to this container that its registrations share, kept in `record` (this container's),

@@ -42,6 +42,9 @@ final class CompositionTable {
     private var pendingPublishedCopies: [ObjectIdentifier: _ServiceEntryBase] = [:]
     /// The registrations about to be added only in place of what their makers read, and the verdicts they wait for.
     var placements = Placements()
+    /// What decorated copies moved out from under forwarded types, to retire once the lock is let go (see
+    /// ``Container/retireMovedOut()``).
+    var movedOut: [(entry: _ServiceEntryBase, unused: Bool, owned: Bool)] = []
     /// The containers that forward types to this container's registrations, and the types this container forwards
     /// to another's (see `ForeignForwards.swift`).
     var foreign = ForeignForwards()
@@ -116,6 +119,13 @@ final class CompositionTable {
         // A forward to the copy taken over from, made meanwhile, is led on to this one (see `publishedCopy(of:)`).
         if let previous, previous !== copy { publishedCopies[previous.serial] = copy }
         return (original, previous)
+    }
+
+    /// Takes what ``movedOut`` holds.
+    func takeMovedOut() -> [(entry: _ServiceEntryBase, unused: Bool, owned: Bool)] {
+        guard !movedOut.isEmpty else { return [] }
+        defer { movedOut = [] }
+        return movedOut
     }
 
     /// Notes that the container now holds under `key` a copy it moved there (see
