@@ -208,6 +208,24 @@ import Weft
         }
     }
 
+    @Test func childDecoratingWhileItsParentDecoratesTheForwardedTypeEndsOnTheChildsInstance() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let parent = Container()
+            parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self)
+                .inObjectScope(.container)
+            let child = Container(parent: parent)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    child.decorate(FileStore.self) { _, inner in inner.with("child") }
+                } else {
+                    parent.decorate((any Store).self) { _, inner in Cached(inner) }
+                }
+            }
+            try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
+            try expectCachedAroundShared(parent, trail: ["file", "cached"])
+        }
+    }
+
     @Test func childDecoratingWhileItsParentForwardsEndsWithTheChildsInstanceForBothTypes() throws {
         for _ in 0..<lighterUnderSanitizer(300) {
             let parent = Container()
