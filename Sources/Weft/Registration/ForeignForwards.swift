@@ -8,8 +8,9 @@
 struct ForeignForwards {
     /// The containers that store this container's registrations under types they forward.
     private(set) var holders: [ContainerReference] = []
-    /// The types this container forwards to another container's registration, with the registration stored.
-    private var forwarded: [ServiceKey: _ServiceEntryBase] = [:]
+    /// The types this container forwards to another container's registration, with the serial of the registration
+    /// stored (not the registration: a key given something else since would keep it).
+    private var forwarded: [ServiceKey: UInt64] = [:]
 
     /// Adds `holder` to the containers told of this container's decorated copies, forgetting those that are gone.
     mutating func addHolder(_ holder: ContainerReference) {
@@ -20,12 +21,12 @@ struct ForeignForwards {
 
     /// Notes that `key` forwards to `entry`, another container's registration (or its decorated copy).
     mutating func noteForwarded(_ key: ServiceKey, to entry: _ServiceEntryBase) {
-        forwarded[key] = entry
+        forwarded[key] = entry.serial
     }
 
     /// The keys that forward to `entry`.
     func keys(forwardingTo entry: _ServiceEntryBase) -> [ServiceKey] {
-        forwarded.compactMap { $0.value === entry ? $0.key : nil }
+        forwarded.compactMap { $0.value == entry.serial ? $0.key : nil }
     }
 }
 
