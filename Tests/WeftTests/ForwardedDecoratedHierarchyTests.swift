@@ -78,6 +78,87 @@ import Weft
         try expectShared(parent, trail: ["file"])
     }
 
+    /// Checks that `container` resolves `Store` to one `Cached` around the `FileStore` it resolves, with `trail`.
+    private func expectCachedAroundShared(_ container: Container, trail: [String]) throws {
+        let store = try #require(try container.require((any Store).self) as? Cached)
+        #expect(store.inner === (try container.require(FileStore.self)))
+        #expect(try container.require((any Store).self) === store)
+        #expect(store.trail == trail)
+    }
+
+    @Test func parentsDecoratorOfTheForwardedTypeWrapsTheChildsDecoratedInstanceInTheChild() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        parent.decorate((any Store).self) { _, inner in Cached(inner) }
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+
+        try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
+        try expectCachedAroundShared(parent, trail: ["file", "cached"])
+        #expect(try child.require((any Store).self) !== (try parent.require((any Store).self)))
+    }
+
+    @Test func parentDecoratingTheForwardedTypeAfterTheChildDecoratedReachesTheChildsInstance() throws {
+        let parent = Container()
+        let entry = parent.register(FileStore.self) { _ in FileStore() }.inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        entry.implements((any Store).self)
+        parent.decorate((any Store).self) { _, inner in Cached(inner) }
+
+        try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
+        try expectCachedAroundShared(parent, trail: ["file", "cached"])
+    }
+
+    @Test func childsDecoratorsOfBothTypesComeAfterTheParentsOnTheChildsInstance() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        parent.decorate((any Store).self) { _, inner in Cached(inner) }
+        let child = Container(parent: parent)
+        child.decorate((any Store).self) { _, inner in Cached(inner) }
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+
+        let store = try #require(try child.require((any Store).self) as? Cached)
+        let parents = try #require(store.inner as? Cached)
+        #expect(parents.inner === (try child.require(FileStore.self)))
+        #expect(store.trail == ["file", "child", "cached", "cached"])
+        #expect(try child.require((any Store).self) === store)
+        try expectCachedAroundShared(parent, trail: ["file", "cached"])
+    }
+
+    @Test func childsForwardThroughTheParentsDecoratorsGoesWithTheParentsRegistration() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        parent.decorate((any Store).self) { _, inner in Cached(inner) }
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        _ = try child.require((any Store).self)
+        parent.removeAll()
+
+        let error = try #require(throws: ResolutionError.self) { try child.require((any Store).self) }
+        #expect(error.reason == .missingRegistration)
+        parent.register(FileStore.self) { _ in FileStore(["new"]) }.implements((any Store).self)
+            .inObjectScope(.container)
+        try expectCachedAroundShared(child, trail: ["new", "child", "cached"])
+        try expectCachedAroundShared(parent, trail: ["new", "cached"])
+    }
+
+    @Test func childFollowsTheParentForwardingTheDecoratedTypeElsewhere() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        parent.decorate((any Store).self) { _, inner in Cached(inner) }
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
+        let other = parent.register(FileStore.self, name: "other") { _ in FileStore(["other"]) }
+        parent.forward((any Store).self, to: other)
+
+        // The child does not decorate the other registration: its `Store` is the parent's.
+        #expect(try child.require((any Store).self).trail == ["other", "cached"])
+        #expect(try parent.require((any Store).self).trail == ["other", "cached"])
+        #expect(try child.require(FileStore.self).trail == ["file", "child"])
+    }
+
     @Test func childsForwardWithArgumentsResolvesTheChildsDecoratedInstance() throws {
         let parent = Container()
         parent.register(FileStore.self) { (_, path: String) in FileStore([path]) }
@@ -124,6 +205,24 @@ import Weft
                 }
             }
             try expectShared(container, trail: ["file", "first", "second"])
+        }
+    }
+
+    @Test func childDecoratingWhileItsParentDecoratesTheForwardedTypeEndsOnTheChildsInstance() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let parent = Container()
+            parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self)
+                .inObjectScope(.container)
+            let child = Container(parent: parent)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    child.decorate(FileStore.self) { _, inner in inner.with("child") }
+                } else {
+                    parent.decorate((any Store).self) { _, inner in Cached(inner) }
+                }
+            }
+            try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
+            try expectCachedAroundShared(parent, trail: ["file", "cached"])
         }
     }
 

@@ -162,13 +162,24 @@ extension Container {
     /// Makes `type` resolve through `service`'s registration: same factory, scope, arguments and
     /// `initCompleted` callbacks, and (in `.graph` and `.container` scope) the same instance. When the
     /// registration is decorated, that instance is the decorated one, before or after this call (see
-    /// ``decorate(_:name:decorator:)``).
+    /// ``decorate(_:name:decorator:)``); so it is for a registration of another container (a parent's), decorated
+    /// there or here.
     ///
     /// ```swift
     /// let dog = container.register(Dog.self) { _ in Dog() }
     /// container.forward(Animal.self, to: dog)
     /// ```
     public func forward<Type, Service>(_ type: Type.Type, name: String? = nil, to service: ServiceEntry<Service>) {
+        // Another container's registration: forwarded as it would be there (see `ForeignForwards.swift`).
+        if let owner = service.owner?.container, owner !== self {
+            forward(type, name: name, to: service, ownedBy: owner)
+            return
+        }
+        forwardHere(type, name: name, to: service)
+    }
+
+    /// Forwards `type` (under `name`) to `service` in this container; the body of ``forward(_:name:to:)``.
+    func forwardHere<Type, Service>(_ type: Type.Type, name: String?, to service: ServiceEntry<Service>) {
         let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
         // A registration with runtime arguments is decorated by the decorators of its type and name.
         let decorated = ServiceKey(serviceType: type, argumentsType: noArguments, name: name)

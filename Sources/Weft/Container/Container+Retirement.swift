@@ -104,6 +104,7 @@ extension Container {
             var removed = [copy]
             // A decorated forward reaches the ancestor's registration under a key of its own, which goes with it.
             if copy.isDecoratedForward, let target = services.removeValue(forKey: forwardedKey(of: key, to: nil)) {
+                compositions.placements.noteWritten(under: forwardedKey(of: key, to: nil))
                 removed.append(target)
             }
             let reference = registrationRecord?.sharedReference

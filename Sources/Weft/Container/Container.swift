@@ -204,7 +204,7 @@ public final class Container: @unchecked Sendable {
         // into the registry without a copy).
         let told = record.behaviors.isEmpty || quietly ? nil : (record.behaviors, key.name)
         var replaced = services.updateValue(entry, forKey: key)
-        if composed { moveForwardsLocked(to: entry, reference: reference) }
+        if composed { moveForwardsLocked(to: entry, replacing: replaced, reference: reference) }
         if replaced === entry {
             replaced = nil
         } else if entry.owner === reference {
@@ -214,6 +214,7 @@ public final class Container: @unchecked Sendable {
             lock.unlock()
             weft_registry_changed()
             if composed { tellDescendants() }
+            if composed { retireMovedOut() }
             return
         }
         // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
@@ -235,6 +236,7 @@ public final class Container: @unchecked Sendable {
         // with the replaced registration go too, even when it stays in use under another key.
         if unused, owned { replaced?.retire() }
         replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
+        if composed { retireMovedOut() }
         guard let (toTell, name) = told else { return }
         for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)

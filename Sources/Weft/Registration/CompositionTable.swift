@@ -42,6 +42,12 @@ final class CompositionTable {
     private var pendingPublishedCopies: [ObjectIdentifier: _ServiceEntryBase] = [:]
     /// The registrations about to be added only in place of what their makers read, and the verdicts they wait for.
     var placements = Placements()
+    /// What decorated copies moved out from under forwarded types, to retire once the lock is let go (see
+    /// ``Container/retireMovedOut()``).
+    var movedOut: [(entry: _ServiceEntryBase, unused: Bool, owned: Bool)] = []
+    /// The containers that forward types to this container's registrations, and the types this container forwards
+    /// to another's (see `ForeignForwards.swift`).
+    var foreign = ForeignForwards()
 
     // MARK: Decorators
 
@@ -115,9 +121,17 @@ final class CompositionTable {
         return (original, previous)
     }
 
+    /// Takes what ``movedOut`` holds.
+    func takeMovedOut() -> [(entry: _ServiceEntryBase, unused: Bool, owned: Bool)] {
+        guard !movedOut.isEmpty else { return [] }
+        defer { movedOut = [] }
+        return movedOut
+    }
+
     /// Notes that the container now holds under `key` a copy it moved there (see
     /// ``Container/moveForwardsLocked(to:reference:)``): the descendants that decorate are told.
     func noteMoved(to key: ServiceKey) {
+        placements.noteWritten(under: key)
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
     }
@@ -138,6 +152,7 @@ final class CompositionTable {
     func forgetPublishedCopies() {
         publishedCopies = [:]
         placements.forgetApplied()
+        placements.noteAllRemoved()
     }
 
     // MARK: Decorating ancestors' registrations
@@ -224,6 +239,7 @@ final class CompositionTable {
             if tickets > 0 { publishedTickets[key] = tickets }
         }
         if entry.owner == nil { decorate(entry, key: key) }
+        placements.noteWritten(under: key)
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return true }
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
         return true
@@ -376,6 +392,7 @@ extension ServiceEntry {
         let copy = copy()
         copy.decoratorCount = decoratorCount
         copy.isCollection = isCollection
+        copy.isDecoratedForward = isDecoratedForward
         copy.wrapFactory(in: decorators)
         return copy
     }

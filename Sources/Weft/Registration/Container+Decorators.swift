@@ -37,7 +37,9 @@ extension Container {
     ///   and the child's decorated one are different instances); the parent's resolves are not decorated. The
     ///   parent's own decorators come first. As within one container, the child's decorator applies to the
     ///   parent's registration whenever it is made: before the decorator, after it, or replaced after it. The
-    ///   types the parent forwards to that registration resolve the child's decorated instance in the child.
+    ///   types the parent forwards to that registration resolve the child's decorated instance in the child
+    ///   (wrapped in the parent's decorators of the forwarded type, when it has some), and so does a type the child
+    ///   forwards to the parent's registration itself.
     /// - **Forwarded types.** Decorating `Animal`, which resolves through `register(Cat.self).implements(Animal.self)`
     ///   (or `forward`), decorates resolves of `Animal` only: resolving `Cat` gives the undecorated instance.
     ///   The two still share `Cat`'s instance, and the decorated `Animal` lives in `Cat`'s scope (and follows it

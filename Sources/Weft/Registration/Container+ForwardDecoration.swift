@@ -26,7 +26,8 @@ extension Container {
     ///
     /// With `slots`, what the caller read under the two keys, each is added only in place of what it read there;
     /// returns false when either was changed meanwhile (the caller reads again), and puts back what the forwarded
-    /// key held when only `key` was.
+    /// key held when only `key` was, unless the forwarded key was written again since: the registration forwarded
+    /// to is shared, and another thread may have written the same one there since, for a forward that stays.
     @discardableResult
     func addDecoratedForward<Type>(
         _ type: Type.Type,
@@ -39,7 +40,8 @@ extension Container {
             let forward = forwardEntry(type, key: key, to: target as _ServiceEntryBase)
         else { return true }
         let targetKey = forwardedKey(of: key, to: (target as _ServiceEntryBase).serviceType)
-        guard add(target, under: targetKey, inPlaceOf: slots?.target, if: slots != nil) else { return false }
+        guard add(target, under: targetKey, inPlaceOf: slots?.target, atWrites: slots?.targetWrites, if: slots != nil)
+        else { return false }
         forward.isDecoratedForward = true
         forward.inObjectScope(target.followedBy(forward, key: key))
         // A forward to an ancestor's registration is remembered as inherited as it is published.
@@ -51,8 +53,10 @@ extension Container {
             return true
         }
         guard add(forward, under: key, inPlaceOf: slots.own, if: true) else {
+            // Only while the forwarded key holds what this call wrote: `target` was admitted at `targetWrites`,
+            // which it made one more. A write since, even of the same registration, is another forward's, and stays.
             if let previous = slots.target as? any ForwardTarget, (previous as AnyObject) !== (target as AnyObject) {
-                _ = add(previous, under: targetKey, inPlaceOf: target, if: true)
+                _ = add(previous, under: targetKey, inPlaceOf: target, atWrites: slots.targetWrites + 1, if: true)
             }
             return false
         }
@@ -78,7 +82,10 @@ extension Container {
     /// What this container holds under `key` and under the key its decorated forward reaches its target by; the
     /// caller holds `lock`.
     func forwardSlotsLocked(of key: ServiceKey) -> ForwardSlots {
-        ForwardSlots(own: services[key], target: services[forwardedKey(of: key, to: nil)])
+        let targetKey = forwardedKey(of: key, to: nil)
+        return ForwardSlots(
+            own: services[key], target: services[targetKey],
+            targetWrites: compositions?.placements.writes(under: targetKey) ?? 0)
     }
 
     /// The registration of the decorated forward of `key` to `target`, not yet decorated: its factory resolves
@@ -140,6 +147,8 @@ extension FactoryBox {
 struct ForwardSlots {
     let own: _ServiceEntryBase?
     let target: _ServiceEntryBase?
+    /// How many times the key of `target` was written, as of the reading (see ``Placements/writes(under:)``).
+    let targetWrites: UInt64
 }
 
 /// A registration whose scope another follows: a decorated forward keeps its instances in the scope of the
@@ -158,6 +167,10 @@ protocol ForwardTarget: _ServiceEntryBase {
     /// Keeps `follower`, the decorated forward of `key` (in place of an earlier one), to set its scope when this
     /// registration's changes; returns the scope now.
     func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol
+    /// Publishes in `container`, a descendant of this registration's container, a copy of this registration under
+    /// `key`, as a decorated copy of an ancestor's registration made with `ticket` (see
+    /// ``Container/shareDecoratedForward(under:ticket:)``).
+    func publishInheritedCopy(in container: Container, under key: ServiceKey, ticket: UInt64)
 }
 
 extension ServiceEntry: ScopeFollowing, ForwardTarget {
@@ -167,6 +180,10 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
 
     func addQuietly(to container: Container, under key: ServiceKey) {
         container.add(self, as: Service.self, key: key, quietly: true)
+    }
+
+    func publishInheritedCopy(in container: Container, under key: ServiceKey, ticket: UInt64) {
+        container.publishDecoratedCopy(of: self, with: [], key: key, inheritedTicket: ticket)
     }
 
     func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol {

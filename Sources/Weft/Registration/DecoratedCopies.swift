@@ -35,6 +35,8 @@ extension Container {
         // A refused copy does not follow `entry`: it would take the place of the published one among its followers.
         guard !lock.withLock({ compositions?.placements.takeRefused(copy, under: key) ?? false }) else { return nil }
         entry.keepFollowing(copy, key: key, in: self, ticket: inheritedTicket ?? 0)
+        // Other containers that forward to this container's registration follow it onto the copy.
+        if inheritedTicket == nil { tellForeignHolders(of: entry, copy: copy) }
         return copy
     }
 
@@ -68,16 +70,48 @@ extension Container {
     /// registration (or the copy it takes over from) under: the types forwarded to it, and the key a decorated
     /// forward reaches it under. Every type then resolves the one registration and shares its instances. The
     /// caller holds `lock`; the descendants that decorate are told, as of any registration.
-    func moveForwardsLocked<Service>(to copy: ServiceEntry<Service>, reference: ContainerReference) {
+    ///
+    /// What it moves out, other than `replaced` (what `copy` replaced under its own key, which `add` retires), is
+    /// kept in the composition table for ``retireMovedOut()``, which the caller calls after it lets go of the lock:
+    /// usually nothing, but a child's copy that only a forwarded type still held (its parent replaced the service,
+    /// then put the copied registration back) is moved out here alone.
+    func moveForwardsLocked<Service>(
+        to copy: ServiceEntry<Service>,
+        replacing replaced: _ServiceEntryBase?,
+        reference: ContainerReference
+    ) {
         guard let compositions, let (original, previous) = compositions.takeCopyInPlace(copy) else { return }
         let forwarded = services.keys { _, entry in
             entry === original || (entry === previous && entry !== copy)
         }
+        var movedOut: [_ServiceEntryBase] = []
         for other in forwarded {
             guard let moved = services.updateValue(copy, forKey: other) else { continue }
             if copy.owner === reference { copy.keyCount += 1 }
             if moved.owner === reference { moved.keyCount -= 1 }
+            if moved !== copy, moved !== replaced, !movedOut.contains(where: { $0 === moved }) {
+                movedOut.append(moved)
+            }
             compositions.noteMoved(to: other)
+        }
+        // Retired as `add` retires what it replaced: by its owner once no key holds it, else once this registry
+        // no longer does.
+        for moved in movedOut {
+            let owned = moved.owner === reference
+            let unused = owned ? moved.keyCount == 0 : !services.contains(moved)
+            compositions.movedOut.append((moved, unused: unused, owned: owned))
+        }
+    }
+
+    /// Retires what ``moveForwardsLocked(to:replacing:reference:)`` moved out, as `add` retires the registration it
+    /// replaced; called after the lock is let go: the instances' deinits may call back into the container.
+    func retireMovedOut() {
+        let movedOut = lock.withLock { compositions?.takeMovedOut() ?? [] }
+        guard !movedOut.isEmpty else { return }
+        keepRetired(movedOut.compactMap { $0.unused ? $0.entry : nil })
+        for (entry, unused, owned) in movedOut {
+            if unused, owned { entry.retire() }
+            entry.discardInstanceAndDependents(includingOwn: unused && owned)
         }
     }
 }

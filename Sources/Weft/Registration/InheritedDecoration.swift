@@ -29,6 +29,8 @@ extension Container {
             } else if let source = source as? ServiceEntry<Service> {
                 let copy = publishDecoratedCopy(of: source, with: decorators, key: key, inheritedTicket: ticket)
                 if let copy { shareInheritedCopy(copy, of: source, ticket: ticket) }
+                // A copy of an ancestor's decorated forward reaches what this container has under the target's key.
+                if copy != nil, source.isDecoratedForward { shareDecoratedForward(under: key, ticket: ticket) }
             } else {
                 return
             }
@@ -48,10 +50,15 @@ extension Container {
     /// copy follows what the ancestors forward (see ``followForwarded(_:source:)``).
     func shareInheritedCopy<Service>(_ copy: ServiceEntry<Service>, of source: _ServiceEntryBase, ticket: UInt64) {
         var forwarded: [ServiceKey] = []
+        var decoratedForwards: [ServiceKey] = []
         var ancestor = parent
         while let current = ancestor {
-            forwarded += current.lock.withLock {
-                current.services.keys { key, entry in entry === source && !key.hasOption }
+            current.lock.withLock {
+                forwarded += current.services.keys { key, entry in entry === source && !key.hasOption }
+                let forwards = current.services.keys { key, entry in !key.hasOption && entry.isDecoratedForward }
+                decoratedForwards += forwards.filter {
+                    current.services[current.forwardedKey(of: $0, to: nil)] === source
+                }
             }
             ancestor = current.parent
         }
@@ -60,6 +67,37 @@ extension Container {
             lock.withLock { compositions?.expectInheritedCopy(copy, of: source.serial, ticket: ticket) }
             add(copy, as: Service.self, key: key, quietly: true)
         }
+        for key in decoratedForwards { shareDecoratedForward(under: key, ticket: ticket) }
+    }
+
+    /// When the nearest ancestor that stores `key` holds a decorated forward there (it decorates a type it forwards
+    /// to a registration), makes this container resolve `key` through that forward's decorators around its own
+    /// decorated copy of the registration forwarded to, when it has one: the copy is stored under the key the
+    /// forward reaches its target by, and a copy of the forward (with instances of its own) under `key`, unless
+    /// this container holds a registration of its own there, or a decorated copy of that forward already (its own
+    /// decorators of `key` on top). Without a copy of the target, what it stored under the target's key goes: the
+    /// forward then reaches the ancestor's registration, as in the ancestor.
+    func shareDecoratedForward(under key: ServiceKey, ticket: UInt64) {
+        guard let parent, let forward = parent.entry(for: key) as? any ForwardTarget, forward.isDecoratedForward
+        else { return }
+        let targetKey = forwardedKey(of: key, to: nil)
+        let target = parent.entry(for: targetKey)
+        let (copy, own, ownSource, targetSource) = lock.withLock {
+            (
+                target.flatMap { compositions?.publishedCopy(of: $0) }, services[key],
+                compositions?.inheritedSource(of: key), compositions?.inheritedSource(of: targetKey)
+            )
+        }
+        // A registration of this container's own, or a forward of its own, stays.
+        guard own == nil || ownSource != nil else { return }
+        guard let target, let copy = copy as? any ForwardTarget else {
+            if let targetSource { removeInheritedCopy(under: targetKey, of: targetSource) }
+            return
+        }
+        // The target first: a forward resolved before it is there would keep the ancestor's instance.
+        lock.withLock { compositions?.expectInheritedCopy(copy, of: target.serial, ticket: ticket) }
+        copy.addQuietly(to: self, under: targetKey)
+        if own == nil { forward.publishInheritedCopy(in: self, under: key, ticket: ticket) }
     }
 
     /// After ``removeAll()``: this container's decorators, which it keeps, apply again to the registrations it
@@ -160,6 +198,10 @@ extension Container {
             if inherited?.serial == source { return }
             removeInheritedCopy(under: key, of: source)
         } else if ownEntry(for: key) != nil {
+            return
+        }
+        if inherited?.isDecoratedForward == true {
+            shareDecoratedForward(under: key, ticket: ticket)
             return
         }
         guard let inherited, let copy = lock.withLock({ compositions?.publishedCopy(of: inherited) }),

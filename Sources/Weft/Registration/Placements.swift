@@ -1,3 +1,5 @@
+import WeftAtomics
+
 /// What a container checks as it adds a registration made from what it read earlier, when another thread may have
 /// changed that meanwhile: a decorated copy of its own registration, a decorated forward, the registration a
 /// decorated forward reaches. Each is published only in place of what its maker read (see
@@ -5,13 +7,16 @@
 /// `decorate`, `forward` and `register` then never undo one another whichever thread comes last. Kept in the
 /// ``CompositionTable``, under its container's lock.
 struct Placements {
-    /// A registration about to be added under a key (the same registration may be added under several keys).
+    /// A registration about to be added under a key by the calling thread (the same registration may be added
+    /// under several keys; and under one key by several threads at once, each in place of what it read: a
+    /// decorated forward's target, which every thread that forwards or decorates the type writes).
     struct Placement: Hashable {
         let entry: ObjectIdentifier
         let key: ServiceKey
+        let thread: UInt
 
         init(_ entry: _ServiceEntryBase, _ key: ServiceKey) {
-            (self.entry, self.key) = (ObjectIdentifier(entry), key)
+            (self.entry, self.key, thread) = (ObjectIdentifier(entry), key, weft_thread_token())
         }
     }
 
@@ -19,6 +24,12 @@ struct Placements {
     private var expected: [Placement: _ServiceEntryBase?] = [:]
     /// The registrations about to be added whose maker asks whether they were refused, with that verdict.
     private var verdicts: [Placement: Bool] = [:]
+    /// How many times each key a decorated forward reaches its target by (see ``ForwardedOption``) was written:
+    /// added to, moved onto, or removed. The registration forwarded to is shared, so the same one may be written
+    /// there again by another thread; only the count tells that it was.
+    private var forwardedWrites: [ServiceKey: UInt64] = [:]
+    /// The registrations about to be added only while their key's ``forwardedWrites`` is still this count.
+    private var expectedWrites: [Placement: UInt64] = [:]
     /// How many of the container's decorators of their key the decorated copies it published in place of what it
     /// holds carry, by the copy's serial (see ``applied(in:own:)``).
     private var appliedDecorators: [UInt64: Int] = [:]
@@ -29,6 +40,30 @@ struct Placements {
         let placement = Placement(entry, key)
         expected[placement] = .some(current)
         verdicts[placement] = false
+    }
+
+    /// Notes that `entry`, about to be added under `key`, is to be added only while the key's writes (see
+    /// ``writes(under:)``) are `writes`, and that its maker asks with ``takeRefused(_:under:)`` whether it was.
+    mutating func expect(_ entry: _ServiceEntryBase, under key: ServiceKey, atWrites writes: UInt64) {
+        let placement = Placement(entry, key)
+        expectedWrites[placement] = writes
+        verdicts[placement] = false
+    }
+
+    /// How many times `key`, a key with a ``ForwardedOption``, was written.
+    func writes(under key: ServiceKey) -> UInt64 {
+        forwardedWrites[key] ?? 0
+    }
+
+    /// Notes that what `key` holds changed, when it is a key a decorated forward reaches its target by.
+    mutating func noteWritten(under key: ServiceKey) {
+        guard key.hasOption, key.option is ForwardedOption else { return }
+        forwardedWrites[key, default: 0] += 1
+    }
+
+    /// Notes that every key was emptied (``Container/removeAll()``).
+    mutating func noteAllRemoved() {
+        for key in forwardedWrites.keys { forwardedWrites[key, default: 0] += 1 }
     }
 
     /// Notes that the maker of `entry`, about to be added under `key` with no condition, asks whether it was refused.
@@ -44,6 +79,12 @@ struct Placements {
     /// Whether `entry` may be added under `key`, which holds `current`: false when it was expected in place of
     /// something else. Forgets the expectation.
     mutating func admits(_ entry: _ServiceEntryBase, under key: ServiceKey, current: _ServiceEntryBase?) -> Bool {
+        if !expectedWrites.isEmpty, let writes = expectedWrites.removeValue(forKey: Placement(entry, key)),
+            writes != self.writes(under: key)
+        {
+            expected[Placement(entry, key)] = nil
+            return false
+        }
         guard !expected.isEmpty, let wanted = expected.removeValue(forKey: Placement(entry, key)) else { return true }
         return wanted === current
     }
@@ -62,6 +103,7 @@ struct Placements {
         guard !verdicts.isEmpty else { return false }
         let placement = Placement(entry, key)
         if let wanted = expected.removeValue(forKey: placement) { expected[Placement(copy, key)] = .some(wanted) }
+        if let writes = expectedWrites.removeValue(forKey: placement) { expectedWrites[Placement(copy, key)] = writes }
         guard verdicts.removeValue(forKey: placement) != nil else { return false }
         verdicts[Placement(copy, key)] = false
         return true
@@ -93,15 +135,21 @@ struct Placements {
 
 /// Adding a registration only in place of what was read (see ``Placements``).
 extension Container {
-    /// Adds `entry` under `key`; when `checked`, only in place of `current`. Returns whether it was added.
+    /// Adds `entry` under `key`; when `checked`, only in place of `current` and, with `writes`, only while the
+    /// key's writes are that count (see ``Placements/writes(under:)``). Returns whether it was added.
     func add(
         _ entry: any ForwardTarget,
         under key: ServiceKey,
         inPlaceOf current: _ServiceEntryBase?,
+        atWrites writes: UInt64? = nil,
         if checked: Bool
     ) -> Bool {
-        guard checked, lock.withLock({ compositions?.placements.expect(entry, under: key, inPlaceOf: current) }) != nil
-        else {
+        let expected: Void? = lock.withLock {
+            guard checked, let compositions else { return nil }
+            compositions.placements.expect(entry, under: key, inPlaceOf: current)
+            if let writes { compositions.placements.expect(entry, under: key, atWrites: writes) }
+        }
+        guard expected != nil else {
             entry.add(to: self, under: key)
             return true
         }

@@ -88,6 +88,12 @@ static inline void weft_set_current_thread_state(void *state) {
     weft_thread_state = state;
 }
 
+/// A number that tells the calling thread apart from every other running thread: the address of its
+/// `weft_thread_state`.
+static inline uintptr_t weft_thread_token(void) {
+    return (uintptr_t)&weft_thread_state;
+}
+
 /// A thread's spare async contexts: an unmanaged, retained reference to the first (which holds the next), how
 /// many there are, and whether the thread has registered their release at its end (see `AsyncContext`); and its
 /// spare async graph, unmanaged and retained, or null (see `AsyncGraph`).

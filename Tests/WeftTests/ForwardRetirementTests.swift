@@ -1,0 +1,81 @@
+import Testing
+
+@testable import Weft
+
+/// A decorated copy published in place of a registration moves the types forwarded to it onto the copy; what it
+/// moves out is retired as a replaced registration is (kept until no resolve can use it, its kept instances let
+/// go of outside the container's lock), even when no other key held it.
+@Suite struct ForwardRetirementTests {
+    typealias Store = ForwardedStores.Store
+    typealias FileStore = ForwardedStores.FileStore
+
+    /// A weak reference to an instance, to see when it is let go of.
+    final class Watched: @unchecked Sendable {
+        weak var instance: AnyObject?
+        init(_ instance: AnyObject) { self.instance = instance }
+    }
+
+    /// A store whose deinit resolves from a container, as a deinit may.
+    final class ResolvingStore: Store, @unchecked Sendable {
+        let trail: [String]
+        let onDeinit: @Sendable () -> Void
+        init(_ trail: [String], onDeinit: @escaping @Sendable () -> Void) {
+            (self.trail, self.onDeinit) = (trail, onDeinit)
+        }
+        func with(_ tag: String) -> ResolvingStore { ResolvingStore(trail + [tag], onDeinit: onDeinit) }
+        deinit { onDeinit() }
+    }
+
+    @Test func aRegistrationDecoratedTwiceForwardedAndReplacedLetsGoOfItsInstanceOutsideTheLock() throws {
+        let container = Container()
+        let resolved = Counter()
+        container.register(Counter.self) { _ in resolved }
+        let onDeinit: @Sendable () -> Void = { [weak container] in
+            if container?.resolve(Counter.self) != nil { resolved.increment() }
+        }
+        container.register(ResolvingStore.self) { _ in ResolvingStore(["first"], onDeinit: onDeinit) }
+            .implements((any Store).self)
+            .inObjectScope(.container)
+        container.decorate(ResolvingStore.self) { _, inner in inner.with("a") }
+        container.decorate(ResolvingStore.self) { _, inner in inner.with("b") }
+        #expect(try container.require((any Store).self).trail == ["first", "a", "b"])
+        container.register(ResolvingStore.self) { _ in ResolvingStore(["second"], onDeinit: onDeinit) }
+            .inObjectScope(.container)
+        #expect(try container.require(ResolvingStore.self).trail == ["second", "a", "b"])
+        #expect(try container.require((any Store).self).trail == ["first", "a", "b"])
+        let before = resolved.value
+        let other = container.register(ResolvingStore.self, name: "other") { _ in
+            ResolvingStore(["other"], onDeinit: onDeinit)
+        }
+        container.forward((any Store).self, to: other)
+
+        // The kept instance of the first registration was let go of, and its deinit resolved.
+        #expect(resolved.value == before + 1)
+        #expect(try container.require((any Store).self).trail == ["other"])
+    }
+
+    @Test func aChildsCopyThatOnlyAForwardedTypeHeldIsRetiredWhenMovedOut() throws {
+        let parent = Container()
+        let original = parent.register(FileStore.self) { _ in FileStore() }
+            .implements((any Store).self)
+            .inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        let storeKey = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments)
+        let firstCopy = try #require(child.ownEntry(for: storeKey) as? ServiceEntry<FileStore>)
+        let kept = Watched(try child.require((any Store).self))
+        // The parent replaces the service: the child's `FileStore` follows, its `Store` (still forwarded to the
+        // first registration in the parent) stays on the first copy, which no other key of the child holds now.
+        parent.register(FileStore.self) { _ in FileStore(["second"]) }.inObjectScope(.container)
+        #expect(child.ownEntry(for: storeKey) === firstCopy)
+        // The parent puts the first registration back: the child's new copy of it takes `Store` off the first copy.
+        parent.forward(FileStore.self, to: original)
+
+        #expect(child.ownEntry(for: storeKey) !== firstCopy)
+        #expect(firstCopy.retired)
+        #expect(kept.instance == nil)
+        let file = try child.require(FileStore.self)
+        #expect(try child.require((any Store).self) === file)
+        #expect(file.trail == ["file", "child"])
+    }
+}
