@@ -89,7 +89,7 @@ final class AsyncGraph: @unchecked Sendable {
         waiting: AsyncContext?
     ) -> AsyncClaim {
         if let build = slots[ObjectIdentifier(entry)] {
-            if case .made(let made)? = build.outcome { return .stored(made) }
+            if case .made(let made) = build.state { return .stored(made) }
             return .wait(build)
         }
         let build = newBuildLocked(key: key)
@@ -246,10 +246,43 @@ final class AsyncBuild: @unchecked Sendable {
     @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
     @exclusivity(unchecked) var waitsFor = BuildList()
-    @exclusivity(unchecked) var outcome: Outcome?
+    /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
+    /// that holds an instance of any type goes through the optional's value witnesses, on every build.
+    @exclusivity(unchecked) var state = State.running
+
+    /// A build's ``Outcome``, or that it is still running.
+    enum State {
+        case running
+        case made(Made)
+        case retry
+        case cycle([String])
+        case cancelled
+    }
 
     init(key: ServiceKey) {
         self.key = key
+    }
+
+    /// How the build ended; nil while it runs.
+    var outcome: Outcome? {
+        get {
+            switch state {
+            case .running: return nil
+            case .made(let made): return .made(made)
+            case .retry: return .retry
+            case .cycle(let path): return .cycle(path)
+            case .cancelled: return .cancelled
+            }
+        }
+        set {
+            switch newValue {
+            case nil: state = .running
+            case .made(let made)?: state = .made(made)
+            case .retry?: state = .retry
+            case .cycle(let path)?: state = .cycle(path)
+            case .cancelled?: state = .cancelled
+            }
+        }
     }
 }
 

@@ -401,7 +401,7 @@ extension Container {
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
         context._withUnsafeGuaranteedRef { $0.withInnermostBuild { $0.waitsFor.remove(build) } }
-        build.outcome = .made(made)
+        build.state = .made(made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
     }
 
