@@ -2,6 +2,9 @@ import Testing
 
 @testable import Weft
 
+/// An instance kept in a build's outcome, to see when it is released.
+private final class SlotInstance {}
+
 /// The builds of an async graph by registration: a list while short, indexed once long, with removal at any size.
 @Suite struct AsyncGraphSlotsTests {
     @Test(arguments: [3, 200])
@@ -26,8 +29,42 @@ import Testing
             #expect(index.isMultiple(of: 2) ? found == nil : found === builds[index])
         }
 
-        slots.removeAllKeepingCapacity()
+        var spares: [AsyncBuild] = []
+        slots.markSpares()
+        slots.empty(sparing: &spares)
+        #expect(slots.isEmpty)
         #expect(registrations.allSatisfy { slots[ObjectIdentifier($0)] == nil })
+    }
+
+    /// When the graph ends, the builds nothing else refers to become spares, last first, and let go of their
+    /// instances; a build still referred to elsewhere (a builder that has not finished) is left to it.
+    @Test func endingSparesOnlyTheBuildsNothingElseRefersToAndReleasesTheirInstances() {
+        let container = Container()
+        let registrations = (0..<3).map { index in container.register(Int.self, name: "\(index)") { _ in index } }
+        let key = ServiceKey(serviceType: Int.self, argumentsType: Void.self)
+        let heldElsewhere = AsyncBuild(key: key)
+        var slots = AsyncGraphSlots()
+        slots.insert(AsyncBuild(key: key), for: registrations[0], publishes: false)
+        slots.insert(heldElsewhere, for: registrations[1], publishes: false)
+        slots.insert(AsyncBuild(key: key), for: registrations[2], publishes: false)
+        let builds = registrations.map { slots[ObjectIdentifier($0)].map(ObjectIdentifier.init) }
+        weak var released: SlotInstance?
+        do {
+            let instance = SlotInstance()
+            released = instance
+            slots[ObjectIdentifier(registrations[0])]?.outcome = .made(Made(value: instance))
+        }
+        #expect(released != nil)
+
+        var spares: [AsyncBuild] = []
+        slots.markSpares()
+        slots.empty(sparing: &spares)
+
+        #expect(spares.map(ObjectIdentifier.init) == [builds[2], builds[0]])
+        #expect(spares.allSatisfy { $0.outcome == nil })
+        #expect(released == nil)
+        #expect(slots.isEmpty)
+        withExtendedLifetime(heldElsewhere) {}
     }
 
     /// A made instance whose slot publishes it is taken once; one whose slot does not, or not made yet, is not.

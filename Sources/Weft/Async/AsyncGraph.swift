@@ -89,7 +89,7 @@ final class AsyncGraph: @unchecked Sendable {
         waiting: AsyncContext?
     ) -> AsyncClaim {
         if let build = slots[ObjectIdentifier(entry)] {
-            if case .made(let made)? = build.outcome { return .stored(made) }
+            if case .made(let made) = build.state { return .stored(made) }
             return .wait(build)
         }
         let build = newBuildLocked(key: key)
@@ -133,23 +133,24 @@ final class AsyncGraph: @unchecked Sendable {
         ended = true
         if !(stored.isEmpty && kept.isEmpty && slots.isEmpty) {
             // Under the lock: a build no other task refers to now is one no other task touches again, and every
-            // access others made to it (under this lock) happened before.
-            let endedSlots = slots.removeAll(sparing: &spareBuilds)
-            held = Held(stored: stored, kept: kept, slots: endedSlots, spareBuilds: spareBuilds)
-            spareBuilds = []
-            stored = []
-            kept = []
+            // access others made to it (under this lock) happened before. Swapped out rather than copied: the
+            // graph keeps empty collections, and nothing is retained.
+            slots.markSpares()
+            var taken = Held()
+            swap(&taken.stored, &stored)
+            swap(&taken.kept, &kept)
+            swap(&taken.slots, &slots)
+            swap(&taken.spareBuilds, &spareBuilds)
             hasUnpublished = false
+            held = taken
         }
         lock.unlock()
         #if !canImport(Darwin)
             hasEnded.store(true, ordering: .releasing)
         #endif
-        if let held {
-            for entry in held.stored { entry.graphCompleted() }
-        }
+        held?.completeStored()
         if !wasEnded { weft_activity_leave(activity) }
-        if var held {
+        if var held = held.take() {
             // Released outside the engine, as before this graph was recycled: an instance's deinit is user code.
             held.empty()
             emptied = held
@@ -158,19 +159,24 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// What an ending graph held, released once the lock is.
     private struct Held {
-        var stored: [_ServiceEntryBase]
-        var kept: [Any]
-        var slots: AsyncGraphSlots
-        var spareBuilds: [AsyncBuild]
+        var stored: [_ServiceEntryBase] = []
+        var kept: [Any] = []
+        var slots = AsyncGraphSlots()
+        /// The graph's spare builds, with the builds its slots give up once emptied.
+        var spareBuilds: [AsyncBuild] = []
 
-        /// Releases what the collections hold, keeping their storage; the spare builds let go of their instances.
+        /// Tells the storages that held an instance for the graph that it has ended.
+        func completeStored() {
+            for entry in stored { entry.graphCompleted() }
+        }
+
+        /// Releases what the collections hold, keeping their storage; the builds nothing else refers to let go of
+        /// their instances and become spares.
         mutating func empty() {
             // An empty list is left alone: emptying it still goes through the array's replacement of a range.
             if !stored.isEmpty { stored.removeAll(keepingCapacity: true) }
             if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
-            slots.removeAllKeepingCapacity()
-            // The spares' instances, released with the slots' references to them: no other reference is left.
-            for build in spareBuilds { build.outcome = nil }
+            slots.empty(sparing: &spareBuilds)
         }
     }
 }
@@ -240,10 +246,43 @@ final class AsyncBuild: @unchecked Sendable {
     @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
     @exclusivity(unchecked) var waitsFor = BuildList()
-    @exclusivity(unchecked) var outcome: Outcome?
+    /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
+    /// that holds an instance of any type goes through the optional's value witnesses, on every build.
+    @exclusivity(unchecked) var state = State.running
+
+    /// A build's ``Outcome``, or that it is still running.
+    enum State {
+        case running
+        case made(Made)
+        case retry
+        case cycle([String])
+        case cancelled
+    }
 
     init(key: ServiceKey) {
         self.key = key
+    }
+
+    /// How the build ended; nil while it runs.
+    var outcome: Outcome? {
+        get {
+            switch state {
+            case .running: return nil
+            case .made(let made): return .made(made)
+            case .retry: return .retry
+            case .cycle(let path): return .cycle(path)
+            case .cancelled: return .cancelled
+            }
+        }
+        set {
+            switch newValue {
+            case nil: state = .running
+            case .made(let made)?: state = .made(made)
+            case .retry?: state = .retry
+            case .cycle(let path)?: state = .cycle(path)
+            case .cancelled?: state = .cancelled
+            }
+        }
     }
 }
 

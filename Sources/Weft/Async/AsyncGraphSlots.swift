@@ -43,7 +43,7 @@ struct AsyncGraphSlots {
     mutating func takeUnpublished() -> [(entry: _ServiceEntryBase, made: Made)] {
         var taken: [(entry: _ServiceEntryBase, made: Made)] = []
         for position in slots.indices where slots[position].publishes {
-            guard case .made(let made)? = slots[position].build.outcome else { continue }
+            guard case .made(let made) = slots[position].build.state else { continue }
             slots[position].publishes = false
             taken.append((slots[position].entry.takeUnretainedValue(), made))
         }
@@ -53,31 +53,32 @@ struct AsyncGraphSlots {
     /// Whether there is no slot.
     var isEmpty: Bool { slots.isEmpty }
 
-    /// Forgets every slot, keeping the list's storage for the graph's next resolve.
-    mutating func removeAllKeepingCapacity() {
-        slots.removeAll(keepingCapacity: true)
-        index = nil
+    /// Notes, in each slot, whether its build can be reused by the graph's next resolve: nothing else refers to it
+    /// (so it has finished: a build in flight is its builder's) and nothing waits for it. Call with
+    /// ``AsyncBuilds/lock`` held, before the slots are taken out of the graph: a build no other task refers to
+    /// then is one no other task touches again.
+    mutating func markSpares() {
+        for position in slots.indices {
+            let unique = isKnownUniquelyReferenced(&slots[position].build)
+            let build = slots[position].build
+            slots[position].spare = unique && build.waiters.isEmpty && build.waitsFor.isEmpty
+        }
     }
 
-    /// Moves to `spares` the builds that nothing else refers to (so finished: a build in flight is its builder's)
-    /// with nothing left waiting, and forgets every slot. Call with ``AsyncBuilds/lock`` held: no build is
-    /// released here (its instance, user code); the builds left are released with the returned slots.
-    mutating func removeAll(sparing spares: inout [AsyncBuild]) -> AsyncGraphSlots {
-        // Last slot first: the next resolve's builds, taking the last spare first, then take them in the order in
-        // which this one made them, usually for the same keys.
-        for position in slots.indices.reversed() {
-            if isKnownUniquelyReferenced(&slots[position].build) {
-                let build = slots[position].build
-                if build.waiters.isEmpty, build.waitsFor.isEmpty {
-                    if spares.isEmpty { spares.reserveCapacity(Self.first) }
-                    spares.append(build)
-                }
-            }
-        }
-        let held = self
-        slots.removeAll(keepingCapacity: false)
+    /// Forgets every slot, keeping the list's storage for the graph's next resolve; the builds marked as spares
+    /// (see ``markSpares()``) let go of their instances and move to `spares`. Call without the lock, on slots taken
+    /// out of their graph: releasing an instance may run its deinit, user code.
+    mutating func empty(sparing spares: inout [AsyncBuild]) {
         index = nil
-        return held
+        // Last slot first, each moved out rather than copied: the next resolve's builds, taking the last spare
+        // first, then take them in the order in which this one made them, usually for the same keys.
+        if spares.isEmpty, !slots.isEmpty { spares.reserveCapacity(Self.first) }
+        while let slot = slots.popLast() {
+            guard slot.spare else { continue }
+            let build = slot.build
+            build.state = .running
+            spares.append(build)
+        }
     }
 
     private func position(of id: ObjectIdentifier) -> Int? {
@@ -106,6 +107,8 @@ struct AsyncGraphSlots {
         var build: AsyncBuild
         /// Whether the instance, once made, is still to go into the registration's storage.
         var publishes: Bool
+        /// Whether the build goes to the graph's spares when the graph ends (see ``markSpares()``).
+        var spare = false
     }
 }
 

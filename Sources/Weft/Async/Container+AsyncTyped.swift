@@ -348,9 +348,12 @@ extension Container {
                             Unmanaged.passRetained(context.appending(entry: $0, key: key, build: build, shared: false))
                         }
                     }
-                    let made = Made(value: try await call(factory, inner: inner, key: key, in: container))
-                    finishGraphBuild(build, made: made, context: context)
-                    return Self.instance(made, as: Service.self)
+                    return Self.finishGraphBuild(
+                        build,
+                        made: Made(value: try await call(factory, inner: inner, key: key, in: container)),
+                        context: context,
+                        as: Service.self
+                    )
                 } catch {
                     abandonGraphBuild(build, of: entry, context: context)
                     throw error
@@ -401,8 +404,22 @@ extension Container {
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
         context._withUnsafeGuaranteedRef { $0.withInnermostBuild { $0.waitsFor.remove(build) } }
-        build.outcome = .made(made)
+        build.state = .made(made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
+    }
+
+    /// ``finishGraphBuild(_:made:context:)``, returning the instance as `Service`: read out of `made` first, so that
+    /// `made` then moves into the build rather than being copied for it and destroyed after. Not async, so the
+    /// instance it holds is not kept in memory taken from the task's allocator.
+    private static func finishGraphBuild<Service>(
+        _ build: AsyncBuild,
+        made: consuming Made,
+        context: Unmanaged<AsyncContext>,
+        as _: Service.Type
+    ) -> Service {
+        let instance = Self.instance(made, as: Service.self)
+        finishGraphBuild(build, made: made, context: context)
+        return instance
     }
 
     /// ``finishGraphBuild(_:made:context:)`` when other tasks wait for `build`: called with `graph`'s lock held,

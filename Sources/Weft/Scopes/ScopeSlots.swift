@@ -14,7 +14,8 @@ struct SlotState {
     /// The registration whose instance this is. Not retained (retaining a registration, which its dependencies
     /// refer to weakly, goes through its side table): it is used only by resolves that found it, which keep it
     /// alive (see `Container+Retirement.swift`), never when the scope releases the instance.
-    unowned(unsafe) let original: _ServiceEntryBase
+    /// Nil only in the placeholder a scope keeps for its first slot before it makes one (see ``ScopeSlots``).
+    private let registration: Unmanaged<_ServiceEntryBase>?
     /// ``original``'s ``_ServiceEntryBase/serial``, by which the scope finds the slot: unlike its address, never
     /// reused by a later registration.
     let serial: UInt64
@@ -28,10 +29,20 @@ struct SlotState {
     var handle: ScopeSlot?
 
     init(original: _ServiceEntryBase, discards: UInt64) {
-        self.original = original
+        registration = .passUnretained(original)
         serial = original.serial
         self.discards = discards
     }
+
+    /// The placeholder for a slot not made yet: no registration's (serial 0), no instance.
+    fileprivate init() {
+        registration = nil
+        serial = 0
+        discards = 0
+    }
+
+    /// The registration whose instance this is (see ``registration``).
+    var original: _ServiceEntryBase { registration.unsafelyUnwrapped.takeUnretainedValue() }
 
     /// Brings the slot up to date with its registration's discard count `current`, read just before the caller
     /// took the lock: when the registration discarded instances since (it was reset, or something its instance was
@@ -60,10 +71,11 @@ struct SlotState {
 /// with one initialises and releases one field for them). A slot is named by its position, which never changes
 /// (slots are only added, until the scope is released). Guarded by the scope's lock.
 struct ScopeSlots {
-    /// The serial of the first slot's registration; 0 (no registration's) while there is none. Checked instead
-    /// of `first` itself: comparing an optional struct with nil copies and destroys it.
+    /// The serial of the first slot's registration; 0 (no registration's) while there is none.
     private var firstSerial: UInt64 = 0
-    private var first: SlotState?
+    /// The first slot; a placeholder while there is none. Not an optional: destroying an optional struct goes
+    /// through its value witnesses, and every scope destroys its first slot when it is released.
+    private var first = SlotState()
     private var more: MoreSlots?
 
     /// The position of the slot of the registration whose serial is `serial`, if one was made. Mutating though it
@@ -77,7 +89,7 @@ struct ScopeSlots {
 
     /// Adds `slot`, for a registration that has none yet; returns its position.
     @inline(__always)
-    mutating func add(_ slot: consuming SlotState) -> Int {
+    mutating func add(_ slot: SlotState) -> Int {
         guard firstSerial != 0 else {
             firstSerial = slot.serial
             first = slot
@@ -90,7 +102,7 @@ struct ScopeSlots {
     /// Calls `body` with the slot at `position`, in place.
     @inline(__always)
     mutating func update<R>(at position: Int, _ body: (inout SlotState) -> R) -> R {
-        if position == 0 { return body(&first!) }
+        if position == 0 { return body(&first) }
         return body(&more.unsafelyUnwrapped.slots[position - 1])
     }
 
@@ -99,9 +111,9 @@ struct ScopeSlots {
     mutating func takeInstances() -> (first: UnsafeMutableRawPointer?, others: [UnsafeMutableRawPointer]) {
         var taken: (first: UnsafeMutableRawPointer?, others: [UnsafeMutableRawPointer]) = (nil, [])
         if firstSerial != 0 {
-            first!.claimState.markStale()
-            taken.first = first!.bits
-            first!.bits = nil
+            first.claimState.markStale()
+            taken.first = first.bits
+            first.bits = nil
         }
         guard let more else { return taken }
         for position in more.slots.indices {
@@ -114,7 +126,7 @@ struct ScopeSlots {
 
     /// Releases the instances still kept (the scope is released without having ended).
     mutating func releaseInstances() {
-        if firstSerial != 0 { SlotState.release(first!.bits) }
+        if firstSerial != 0 { SlotState.release(first.bits) }
         guard let more else { return }
         for slot in more.slots { SlotState.release(slot.bits) }
     }
