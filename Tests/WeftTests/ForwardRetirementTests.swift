@@ -78,4 +78,62 @@ import Testing
         #expect(try child.require((any Store).self) === file)
         #expect(file.trail == ["file", "child"])
     }
+
+    /// A parent that registers `FileStore`, forwards `Store` to it and decorates `Store`, and a child that decorates
+    /// `FileStore`, which shares the parent's decorated forward around its own copy: the copy, under `FileStore` and
+    /// under the forward's target key, and its kept instance, seen weakly.
+    private func childSharingADecoratedForward() throws -> (
+        parent: Container, child: Container, copy: ServiceEntry<FileStore>, kept: Watched, targetKey: ServiceKey
+    ) {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        parent.decorate((any Store).self) { _, inner in ForwardedStores.Cached(inner) }
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        #expect(try child.require((any Store).self).trail == ["file", "child", "cached"])
+        let storeKey = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments)
+        let targetKey = child.forwardedKey(of: storeKey, to: nil)
+        let copy = try #require(child.ownEntry(for: targetKey) as? ServiceEntry<FileStore>)
+        let fileKey = ServiceKey(serviceType: FileStore.self, argumentsType: noArguments)
+        #expect(child.ownEntry(for: fileKey) === copy)
+        return (parent, child, copy, Watched(try child.require(FileStore.self)), targetKey)
+    }
+
+    @Test func aChildRegisteringTheForwardedTypeLetsGoOfItsCopyUnderTheForwardsTargetKey() throws {
+        let (_, child, copy, kept, targetKey) = try childSharingADecoratedForward()
+        child.register((any Store).self) { _ in FileStore(["own"]) }
+
+        #expect(child.ownEntry(for: targetKey) == nil)
+        #expect(try child.require((any Store).self).trail == ["own"])
+        // The copy is still the child's `FileStore`, until the child registers one of its own.
+        #expect(try child.require(FileStore.self).trail == ["file", "child"])
+        #expect(!copy.retired)
+        child.register(FileStore.self) { _ in FileStore(["own file"]) }
+        #expect(copy.retired)
+        #expect(kept.instance == nil)
+    }
+
+    @Test func aChildsCopyUnderTheForwardsTargetKeyDoesNotOutliveTheParentsRemoveAll() throws {
+        let (parent, child, copy, kept, targetKey) = try childSharingADecoratedForward()
+        child.register((any Store).self) { _ in FileStore(["own"]) }
+        parent.removeAll()
+
+        #expect(child.ownEntry(for: targetKey) == nil)
+        #expect(copy.retired)
+        #expect(kept.instance == nil)
+        #expect(try child.require((any Store).self).trail == ["own"])
+    }
+
+    @Test func aChildWithItsOwnForwardedTypeKeepsNothingUnderTheTargetKeyWhenTheParentForwardsElsewhere() throws {
+        let (parent, child, copy, _, targetKey) = try childSharingADecoratedForward()
+        child.register((any Store).self) { _ in FileStore(["own"]) }
+        let other = parent.register(FileStore.self, name: "other") { _ in FileStore(["other"]) }
+        parent.forward((any Store).self, to: other)
+
+        #expect(child.ownEntry(for: targetKey) == nil)
+        #expect(!copy.retired)
+        #expect(try child.require((any Store).self).trail == ["own"])
+        #expect(try child.require(FileStore.self).trail == ["file", "child"])
+        #expect(try parent.require((any Store).self).trail == ["other", "cached"])
+    }
 }

@@ -194,10 +194,14 @@ public final class Container: @unchecked Sendable {
             add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return
         }
-        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: services[copy key]) {
+        let current = composed ? services[copy key] : nil
+        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: current) {
             // A decorated copy of an ancestor's registration older than the one this container holds.
             lock.unlock()
             return
+        }
+        if let current, current !== entry {
+            dropInheritedTargetLocked(of: copy key, replacing: current, reference: reference)
         }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
