@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Weft
@@ -135,5 +136,63 @@ import Testing
         #expect(try child.require((any Store).self).trail == ["own"])
         #expect(try child.require(FileStore.self).trail == ["file", "child"])
         #expect(try parent.require((any Store).self).trail == ["other", "cached"])
+    }
+
+    /// A container that decorates `Store` and forwards it to `first`, a `.container` registration of two.
+    private func decoratedForwardToFirstOfTwo() -> (
+        container: Container, first: ServiceEntry<FileStore>, second: ServiceEntry<FileStore>, storeKey: ServiceKey
+    ) {
+        let container = Container()
+        let first = container.register(FileStore.self, name: "first") { _ in FileStore(["first"]) }
+            .inObjectScope(.container)
+        let second = container.register(FileStore.self, name: "second") { _ in FileStore(["second"]) }
+        container.decorate((any Store).self) { _, inner in ForwardedStores.Cached(inner) }
+        container.forward((any Store).self, to: first)
+        let storeKey = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments)
+        #expect(first.scopeFollower(under: storeKey) === container.ownEntry(for: storeKey))
+        return (container, first, second, storeKey)
+    }
+
+    @Test func aDecoratedForwardReplacedByAForwardElsewhereNoLongerFollowsItsTargetsScope() throws {
+        let (container, first, second, storeKey) = decoratedForwardToFirstOfTwo()
+        container.forward((any Store).self, to: second)
+
+        #expect(first.scopeFollower(under: storeKey) == nil)
+        #expect(second.scopeFollower(under: storeKey) === container.ownEntry(for: storeKey))
+        #expect(try container.require((any Store).self).trail == ["second", "cached"])
+    }
+
+    @Test func aDecoratedForwardReplacedByARegistrationNoLongerFollowsItsTargetsScope() throws {
+        let (container, first, _, storeKey) = decoratedForwardToFirstOfTwo()
+        container.register((any Store).self) { _ in FileStore(["own"]) }
+
+        #expect(first.scopeFollower(under: storeKey) == nil)
+        #expect(try container.require((any Store).self).trail == ["own", "cached"])
+    }
+
+    @Test func decoratedForwardsRacingToTwoTargetsLeaveOnlyTheLiveOneFollowingItsTarget() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let (container, first, second, storeKey) = decoratedForwardToFirstOfTwo()
+            let third = container.register(FileStore.self, name: "third") { _ in FileStore(["third"]) }
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                container.forward((any Store).self, to: index == 0 ? second : third)
+            }
+            let live = container.ownEntry(for: storeKey)
+            #expect(first.scopeFollower(under: storeKey) == nil)
+            let followers = [second, third].compactMap { $0.scopeFollower(under: storeKey) }
+            #expect(followers.count == 1)
+            #expect(followers.first === live)
+        }
+    }
+
+    @Test func decoratedForwardsRacingToOneTargetLeaveTheLiveOneFollowingIt() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let (container, first, second, storeKey) = decoratedForwardToFirstOfTwo()
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                container.forward((any Store).self, to: second)
+            }
+            #expect(first.scopeFollower(under: storeKey) == nil)
+            #expect(second.scopeFollower(under: storeKey) === container.ownEntry(for: storeKey))
+        }
     }
 }

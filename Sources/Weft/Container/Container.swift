@@ -200,8 +200,9 @@ public final class Container: @unchecked Sendable {
             lock.unlock()
             return
         }
+        var unfollowed: (any ForwardTarget)?
         if let current, current !== entry {
-            dropInheritedTargetLocked(of: copy key, replacing: current, reference: reference)
+            unfollowed = leaveForwardLocked(of: copy key, replacing: current, by: entry, reference: reference)
         }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
@@ -239,6 +240,7 @@ public final class Container: @unchecked Sendable {
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
         if unused, owned { replaced?.retire() }
+        if let unfollowed, let replaced { unfollowed.unfollow(replaced, restoring: nil) }
         replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
         if composed { retireMovedOut() }
         guard let (toTell, name) = told else { return }

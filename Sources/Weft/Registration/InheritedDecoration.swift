@@ -218,15 +218,20 @@ extension Container {
     /// ``shareDecoratedForward(under:ticket:)``), this container's decorated copy of its target, stored under the
     /// key the forward reached it by, is no longer reached by anything, and goes (retired by ``retireMovedOut()``,
     /// as `add` retires what it replaced). The caller holds `lock`.
-    func dropInheritedTargetLocked(
-        of key: ServiceKey, replacing replaced: _ServiceEntryBase, reference: ContainerReference
-    ) {
+    ///
+    /// Returns the registration `replaced` reached, whose scope it followed, when `entry` is no decorated forward
+    /// (one stores its own target first): the caller stops it following once it lets go of the lock.
+    func leaveForwardLocked(
+        of key: ServiceKey, replacing replaced: _ServiceEntryBase, by entry: _ServiceEntryBase,
+        reference: ContainerReference
+    ) -> (any ForwardTarget)? {
         guard replaced.isDecoratedForward, !key.hasOption, let compositions,
             compositions.inheritedSource(of: key) == nil
-        else { return }
+        else { return nil }
         let targetKey = forwardedKey(of: key, to: nil)
+        let reached = entry.isDecoratedForward ? nil : services[targetKey] as? any ForwardTarget
         guard compositions.inheritedSource(of: targetKey) != nil, let target = services.removeValue(forKey: targetKey)
-        else { return }
+        else { return reached }
         // A copy of the target made from an earlier reading of the ancestors, still to come, is refused.
         _ = compositions.takeTicket()
         compositions.noteRemoved(targetKey)
@@ -235,6 +240,7 @@ extension Container {
         if owned { target.keyCount -= 1 }
         let unused = owned ? target.keyCount == 0 : !services.contains(target)
         compositions.movedOut.append((target, unused: unused, owned: owned))
+        return reached
     }
 }
 
