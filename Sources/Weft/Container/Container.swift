@@ -194,15 +194,17 @@ public final class Container: @unchecked Sendable {
             add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return
         }
-        let current = composed ? services[copy key] : nil
-        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: current) {
-            // A decorated copy of an ancestor's registration older than the one this container holds.
-            lock.unlock()
-            return
-        }
-        var unfollowed: (any ForwardTarget)?
-        if let current, current !== entry {
-            unfollowed = leaveForwardLocked(of: copy key, replacing: current, by: entry, reference: reference)
+        var unfollowed: _ServiceEntryBase?
+        if composed {
+            let current = services[copy key]
+            guard compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: current) else {
+                // A decorated copy of an ancestor's registration older than the one this container holds.
+                lock.unlock()
+                return
+            }
+            if let current, current.isDecoratedForward, current !== entry {
+                unfollowed = leaveForwardLocked(of: copy key, replacing: current, by: entry, reference: reference)
+            }
         }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
@@ -240,9 +242,14 @@ public final class Container: @unchecked Sendable {
         // Outside the lock: the instances' deinits may call back into the container. Kept instances made
         // with the replaced registration go too, even when it stays in use under another key.
         if unused, owned { replaced?.retire() }
-        if let unfollowed, let replaced { unfollowed.unfollow(replaced, restoring: nil) }
         replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
-        if composed { retireMovedOut() }
+        if composed {
+            retireMovedOut()
+            // A decorated forward replaced here no longer follows the scope of the registration it reached.
+            if let unfollowed = unfollowed as? any ForwardTarget, let replaced {
+                unfollowed.unfollow(replaced, restoring: nil)
+            }
+        }
         guard let (toTell, name) = told else { return }
         for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)

@@ -55,8 +55,9 @@ extension Container {
         }
         let added = add(forward, under: key, inPlaceOf: slots.own, if: true)
         // The forward read under `key` no longer resolves, whichever thread replaced it: it stops following the
-        // target read with it. (A target another thread wrote between the two is not the one it follows; the first
-        // thread to write the target after it read its own, and calls this.)
+        // target read with it. A reading made between another thread's writes of the target and of its forward
+        // pairs the old forward with that thread's target, which it does not follow; but the first thread to write
+        // the target after the forward was published read the forward's own, and stops it here.
         if let previous = slots.target as? any ForwardTarget, let replaced = slots.own, replaced.isDecoratedForward {
             previous.unfollow(replaced, restoring: nil)
         }

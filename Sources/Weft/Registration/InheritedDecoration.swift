@@ -224,12 +224,12 @@ extension Container {
     func leaveForwardLocked(
         of key: ServiceKey, replacing replaced: _ServiceEntryBase, by entry: _ServiceEntryBase,
         reference: ContainerReference
-    ) -> (any ForwardTarget)? {
+    ) -> _ServiceEntryBase? {
         guard replaced.isDecoratedForward, !key.hasOption, let compositions,
             compositions.inheritedSource(of: key) == nil
         else { return nil }
         let targetKey = forwardedKey(of: key, to: nil)
-        let reached = entry.isDecoratedForward ? nil : services[targetKey] as? any ForwardTarget
+        let reached = entry.isDecoratedForward ? nil : services[targetKey]
         guard compositions.inheritedSource(of: targetKey) != nil, let target = services.removeValue(forKey: targetKey)
         else { return reached }
         // A copy of the target made from an earlier reading of the ancestors, still to come, is refused.
