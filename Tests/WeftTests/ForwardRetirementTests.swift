@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Weft
@@ -77,5 +78,121 @@ import Testing
         let file = try child.require(FileStore.self)
         #expect(try child.require((any Store).self) === file)
         #expect(file.trail == ["file", "child"])
+    }
+
+    /// A parent that registers `FileStore`, forwards `Store` to it and decorates `Store`, and a child that decorates
+    /// `FileStore`, which shares the parent's decorated forward around its own copy: the copy, under `FileStore` and
+    /// under the forward's target key, and its kept instance, seen weakly.
+    private func childSharingADecoratedForward() throws -> (
+        parent: Container, child: Container, copy: ServiceEntry<FileStore>, kept: Watched, targetKey: ServiceKey
+    ) {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        parent.decorate((any Store).self) { _, inner in ForwardedStores.Cached(inner) }
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        #expect(try child.require((any Store).self).trail == ["file", "child", "cached"])
+        let storeKey = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments)
+        let targetKey = child.forwardedKey(of: storeKey, to: nil)
+        let copy = try #require(child.ownEntry(for: targetKey) as? ServiceEntry<FileStore>)
+        let fileKey = ServiceKey(serviceType: FileStore.self, argumentsType: noArguments)
+        #expect(child.ownEntry(for: fileKey) === copy)
+        return (parent, child, copy, Watched(try child.require(FileStore.self)), targetKey)
+    }
+
+    @Test func aChildRegisteringTheForwardedTypeLetsGoOfItsCopyUnderTheForwardsTargetKey() throws {
+        let (_, child, copy, kept, targetKey) = try childSharingADecoratedForward()
+        child.register((any Store).self) { _ in FileStore(["own"]) }
+
+        #expect(child.ownEntry(for: targetKey) == nil)
+        #expect(try child.require((any Store).self).trail == ["own"])
+        // The copy is still the child's `FileStore`, until the child registers one of its own.
+        #expect(try child.require(FileStore.self).trail == ["file", "child"])
+        #expect(!copy.retired)
+        child.register(FileStore.self) { _ in FileStore(["own file"]) }
+        #expect(copy.retired)
+        #expect(kept.instance == nil)
+    }
+
+    @Test func aChildsCopyUnderTheForwardsTargetKeyDoesNotOutliveTheParentsRemoveAll() throws {
+        let (parent, child, copy, kept, targetKey) = try childSharingADecoratedForward()
+        child.register((any Store).self) { _ in FileStore(["own"]) }
+        parent.removeAll()
+
+        #expect(child.ownEntry(for: targetKey) == nil)
+        #expect(copy.retired)
+        #expect(kept.instance == nil)
+        #expect(try child.require((any Store).self).trail == ["own"])
+    }
+
+    @Test func aChildWithItsOwnForwardedTypeKeepsNothingUnderTheTargetKeyWhenTheParentForwardsElsewhere() throws {
+        let (parent, child, copy, _, targetKey) = try childSharingADecoratedForward()
+        child.register((any Store).self) { _ in FileStore(["own"]) }
+        let other = parent.register(FileStore.self, name: "other") { _ in FileStore(["other"]) }
+        parent.forward((any Store).self, to: other)
+
+        #expect(child.ownEntry(for: targetKey) == nil)
+        #expect(!copy.retired)
+        #expect(try child.require((any Store).self).trail == ["own"])
+        #expect(try child.require(FileStore.self).trail == ["file", "child"])
+        #expect(try parent.require((any Store).self).trail == ["other", "cached"])
+    }
+
+    /// A container that decorates `Store` and forwards it to `first`, a `.container` registration of two.
+    private func decoratedForwardToFirstOfTwo() -> (
+        container: Container, first: ServiceEntry<FileStore>, second: ServiceEntry<FileStore>, storeKey: ServiceKey
+    ) {
+        let container = Container()
+        let first = container.register(FileStore.self, name: "first") { _ in FileStore(["first"]) }
+            .inObjectScope(.container)
+        let second = container.register(FileStore.self, name: "second") { _ in FileStore(["second"]) }
+        container.decorate((any Store).self) { _, inner in ForwardedStores.Cached(inner) }
+        container.forward((any Store).self, to: first)
+        let storeKey = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments)
+        #expect(first.scopeFollower(under: storeKey) === container.ownEntry(for: storeKey))
+        return (container, first, second, storeKey)
+    }
+
+    @Test func aDecoratedForwardReplacedByAForwardElsewhereNoLongerFollowsItsTargetsScope() throws {
+        let (container, first, second, storeKey) = decoratedForwardToFirstOfTwo()
+        container.forward((any Store).self, to: second)
+
+        #expect(first.scopeFollower(under: storeKey) == nil)
+        #expect(second.scopeFollower(under: storeKey) === container.ownEntry(for: storeKey))
+        #expect(try container.require((any Store).self).trail == ["second", "cached"])
+    }
+
+    @Test func aDecoratedForwardReplacedByARegistrationNoLongerFollowsItsTargetsScope() throws {
+        let (container, first, _, storeKey) = decoratedForwardToFirstOfTwo()
+        container.register((any Store).self) { _ in FileStore(["own"]) }
+
+        #expect(first.scopeFollower(under: storeKey) == nil)
+        #expect(try container.require((any Store).self).trail == ["own", "cached"])
+    }
+
+    @Test func decoratedForwardsRacingToTwoTargetsLeaveOnlyTheLiveOneFollowingItsTarget() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let (container, first, second, storeKey) = decoratedForwardToFirstOfTwo()
+            let third = container.register(FileStore.self, name: "third") { _ in FileStore(["third"]) }
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                container.forward((any Store).self, to: index == 0 ? second : third)
+            }
+            let live = container.ownEntry(for: storeKey)
+            #expect(first.scopeFollower(under: storeKey) == nil)
+            let followers = [second, third].compactMap { $0.scopeFollower(under: storeKey) }
+            #expect(followers.count == 1)
+            #expect(followers.first === live)
+        }
+    }
+
+    @Test func decoratedForwardsRacingToOneTargetLeaveTheLiveOneFollowingIt() throws {
+        for _ in 0..<lighterUnderSanitizer(300) {
+            let (container, first, second, storeKey) = decoratedForwardToFirstOfTwo()
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                container.forward((any Store).self, to: second)
+            }
+            #expect(first.scopeFollower(under: storeKey) == nil)
+            #expect(second.scopeFollower(under: storeKey) === container.ownEntry(for: storeKey))
+        }
     }
 }

@@ -118,6 +118,10 @@ extension Container {
         guard !removed.isEmpty else { return }
         weft_registry_changed()
         tellDescendants()
+        // A decorated forward removed no longer follows the scope of the registration it reached.
+        if removed.count == 2, let target = removed[1] as? any ForwardTarget {
+            target.unfollow(removed[0], restoring: nil)
+        }
         let gone = zip(removed, unused).filter { $0.1 }.map { $0.0 }
         release(gone, owned: { $0.owner === reference })
     }

@@ -194,10 +194,17 @@ public final class Container: @unchecked Sendable {
             add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return
         }
-        if composed, !compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: services[copy key]) {
-            // A decorated copy of an ancestor's registration older than the one this container holds.
-            lock.unlock()
-            return
+        var unfollowed: _ServiceEntryBase?
+        if composed {
+            let current = services[copy key]
+            guard compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: current) else {
+                // A decorated copy of an ancestor's registration older than the one this container holds.
+                lock.unlock()
+                return
+            }
+            if let current, current.isDecoratedForward, current !== entry {
+                unfollowed = leaveForwardLocked(of: copy key, replacing: current, by: entry, reference: reference)
+            }
         }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
@@ -236,7 +243,13 @@ public final class Container: @unchecked Sendable {
         // with the replaced registration go too, even when it stays in use under another key.
         if unused, owned { replaced?.retire() }
         replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
-        if composed { retireMovedOut() }
+        if composed {
+            retireMovedOut()
+            // A decorated forward replaced here no longer follows the scope of the registration it reached.
+            if let unfollowed = unfollowed as? any ForwardTarget, let replaced {
+                unfollowed.unfollow(replaced, restoring: nil)
+            }
+        }
         guard let (toTell, name) = told else { return }
         for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)

@@ -43,16 +43,26 @@ extension Container {
         guard add(target, under: targetKey, inPlaceOf: slots?.target, atWrites: slots?.targetWrites, if: slots != nil)
         else { return false }
         forward.isDecoratedForward = true
-        forward.inObjectScope(target.followedBy(forward, key: key))
+        let (scope, displaced) = target.followedBy(forward, key: key)
+        forward.inObjectScope(scope)
         // A forward to an ancestor's registration is remembered as inherited as it is published.
         if let ticket = inheritedTicket {
             lock.withLock { compositions?.expectInheritedCopy(forward, of: target.serial, ticket: ticket) }
         }
         guard let slots else {
-            add(forward, as: type, key: key)
+            addAwaitingVerdict(forward, key: key, to: target, displacing: displaced, if: inheritedTicket != nil)
             return true
         }
-        guard add(forward, under: key, inPlaceOf: slots.own, if: true) else {
+        let added = add(forward, under: key, inPlaceOf: slots.own, if: true)
+        // The forward read under `key` no longer resolves, whichever thread replaced it: it stops following the
+        // target read with it. A reading made between another thread's writes of the target and of its forward
+        // pairs the old forward with that thread's target, which it does not follow; but the first thread to write
+        // the target after the forward was published read the forward's own, and stops it here.
+        if let previous = slots.target as? any ForwardTarget, let replaced = slots.own, replaced.isDecoratedForward {
+            previous.unfollow(replaced, restoring: nil)
+        }
+        guard added else {
+            unfollowRefused(forward, key: key, of: target, displacing: displaced)
             // Only while the forwarded key holds what this call wrote: `target` was admitted at `targetWrites`,
             // which it made one more. A write since, even of the same registration, is another forward's, and stays.
             if let previous = slots.target as? any ForwardTarget, (previous as AnyObject) !== (target as AnyObject) {
@@ -61,6 +71,34 @@ extension Container {
             return false
         }
         return true
+    }
+
+    /// Adds `forward`, a decorated forward to `target` that took the place of `displaced` among its followers,
+    /// under `key`; when `checked` (a forward to an ancestor's registration, which a later reading of the
+    /// ancestors may have overtaken), one refused stops following `target`'s scope.
+    private func addAwaitingVerdict<Type>(
+        _ forward: ServiceEntry<Type>,
+        key: ServiceKey,
+        to target: any ForwardTarget,
+        displacing displaced: (any ScopeFollowing)?,
+        if checked: Bool
+    ) {
+        if checked { lock.withLock { compositions?.placements.awaitVerdict(on: forward, under: key) } }
+        add(forward, as: Type.self, key: key)
+        guard checked, lock.withLock({ compositions?.placements.takeRefused(forward, under: key) ?? false }) else {
+            return
+        }
+        unfollowRefused(forward, key: key, of: target, displacing: displaced)
+    }
+
+    /// A refused forward resolves nothing: it stops following `target`'s scope, giving the place back to the
+    /// follower it took it from when that one is the forward `key` holds (another thread's, to the same target).
+    private func unfollowRefused(
+        _ forward: _ServiceEntryBase, key: ServiceKey, of target: any ForwardTarget,
+        displacing displaced: (any ScopeFollowing)?
+    ) {
+        let live = displaced.flatMap { displaced in ownEntry(for: key) === displaced ? displaced : nil }
+        target.unfollow(forward, restoring: live)
     }
 
     /// Makes `type` (under `key`) resolve through a decorated forward to `target` in place of what `key` holds,
@@ -165,8 +203,12 @@ protocol ForwardTarget: _ServiceEntryBase {
     /// under a type an ancestor forwards, see `InheritedDecoration.swift`).
     func addQuietly(to container: Container, under key: ServiceKey)
     /// Keeps `follower`, the decorated forward of `key` (in place of an earlier one), to set its scope when this
-    /// registration's changes; returns the scope now.
-    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol
+    /// registration's changes; returns the scope now, and the follower it displaced.
+    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey)
+        -> (scope: any ObjectScopeProtocol, displaced: (any ScopeFollowing)?)
+    /// Stops setting the scope of `follower`, a decorated forward that no longer resolves (refused as it was
+    /// published, or replaced since), when it still follows this registration; `restoring` takes its place.
+    func unfollow(_ follower: AnyObject, restoring: (any ScopeFollowing)?)
     /// Publishes in `container`, a descendant of this registration's container, a copy of this registration under
     /// `key`, as a decorated copy of an ancestor's registration made with `ticket` (see
     /// ``Container/shareDecoratedForward(under:ticket:)``).
@@ -186,16 +228,33 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         container.publishDecoratedCopy(of: self, with: [], key: key, inheritedTicket: ticket)
     }
 
-    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey) -> any ObjectScopeProtocol {
+    /// The follower of this registration's scope under `key`; for tests.
+    func scopeFollower(under key: ServiceKey) -> (any ScopeFollowing)? {
+        lock.withLock { scopeFollowers?[key] }
+    }
+
+    func unfollow(_ follower: AnyObject, restoring: (any ScopeFollowing)?) {
+        lock.lock()
+        let key = scopeFollowers?.first { $0.value === follower }?.key
+        let removed = key.flatMap { key in
+            restoring.map { scopeFollowers?.updateValue($0, forKey: key) } ?? scopeFollowers?.removeValue(forKey: key)
+        }
+        lock.unlock()
+        // Released outside the lock: the last reference to a registration releases the instances it keeps.
+        withExtendedLifetime(removed) {}
+    }
+
+    func followedBy(_ follower: any ScopeFollowing, key: ServiceKey)
+        -> (scope: any ObjectScopeProtocol, displaced: (any ScopeFollowing)?)
+    {
         lock.lock()
         var followers = scopeFollowers ?? [:]
         let replaced = followers.updateValue(follower, forKey: key)
         scopeFollowers = followers
         let scope = self.scope
         lock.unlock()
-        // Released outside the lock: the last reference to a registration releases the instances it keeps.
-        withExtendedLifetime(replaced) {}
-        return scope
+        // Released by the caller, outside the lock: the last reference to a registration releases its instances.
+        return (scope, replaced)
     }
 }
 

@@ -212,6 +212,38 @@ extension Container {
     }
 }
 
+extension Container {
+    /// After `add` stored under `key` something other than a decorated copy of an ancestor's registration in place
+    /// of `replaced`, a decorated forward: when that forward was a copy of an ancestor's (see
+    /// ``shareDecoratedForward(under:ticket:)``), this container's decorated copy of its target, stored under the
+    /// key the forward reached it by, is no longer reached by anything, and goes (retired by ``retireMovedOut()``,
+    /// as `add` retires what it replaced). The caller holds `lock`.
+    ///
+    /// Returns the registration `replaced` reached, whose scope it followed, when `entry` is no decorated forward
+    /// (one stores its own target first): the caller stops it following once it lets go of the lock.
+    func leaveForwardLocked(
+        of key: ServiceKey, replacing replaced: _ServiceEntryBase, by entry: _ServiceEntryBase,
+        reference: ContainerReference
+    ) -> _ServiceEntryBase? {
+        guard replaced.isDecoratedForward, !key.hasOption, let compositions,
+            compositions.inheritedSource(of: key) == nil
+        else { return nil }
+        let targetKey = forwardedKey(of: key, to: nil)
+        let reached = entry.isDecoratedForward ? nil : services[targetKey]
+        guard compositions.inheritedSource(of: targetKey) != nil, let target = services.removeValue(forKey: targetKey)
+        else { return reached }
+        // A copy of the target made from an earlier reading of the ancestors, still to come, is refused.
+        _ = compositions.takeTicket()
+        compositions.noteRemoved(targetKey)
+        compositions.placements.noteWritten(under: targetKey)
+        let owned = target.owner === reference
+        if owned { target.keyCount -= 1 }
+        let unused = owned ? target.keyCount == 0 : !services.contains(target)
+        compositions.movedOut.append((target, unused: unused, owned: owned))
+        return reached
+    }
+}
+
 /// What a container tells its decorating descendants once it has registered or removed what it stored under `key` (see
 /// ``CompositionTable/noteAdded(_:key:current:)`` and ``CompositionTable/noteRemoved(_:)``), after it lets go of its
 /// lock.
