@@ -194,17 +194,10 @@ public final class Container: @unchecked Sendable {
             add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
             return
         }
-        var unfollowed: _ServiceEntryBase?
-        if composed {
-            let current = services[copy key]
-            guard compositions.unsafelyUnwrapped.noteAdded(entry, key: key, current: current) else {
-                // A decorated copy of an ancestor's registration older than the one this container holds.
-                lock.unlock()
-                return
-            }
-            if let current, current.isDecoratedForward, current !== entry {
-                unfollowed = leaveForwardLocked(of: copy key, replacing: current, by: entry, reference: reference)
-            }
+        if composed, !noteComposedAddLocked(entry, key: key, reference: reference) {
+            // A decorated copy of an ancestor's registration older than the one this container holds.
+            lock.unlock()
+            return
         }
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
@@ -220,8 +213,10 @@ public final class Container: @unchecked Sendable {
         guard replaced != nil || told != nil else {
             lock.unlock()
             weft_registry_changed()
-            if composed { tellDescendants() }
-            if composed { retireMovedOut() }
+            if composed {
+                tellDescendants()
+                retireMovedOut()
+            }
             return
         }
         // A registration forwarded under other keys is still in use: its owner counts its keys; one forwarded
@@ -243,13 +238,7 @@ public final class Container: @unchecked Sendable {
         // with the replaced registration go too, even when it stays in use under another key.
         if unused, owned { replaced?.retire() }
         replaced?.discardInstanceAndDependents(includingOwn: unused && owned)
-        if composed {
-            retireMovedOut()
-            // A decorated forward replaced here no longer follows the scope of the registration it reached.
-            if let unfollowed = unfollowed as? any ForwardTarget, let replaced {
-                unfollowed.unfollow(replaced, restoring: nil)
-            }
-        }
+        if composed { retireMovedOut() }
         guard let (toTell, name) = told else { return }
         for behavior in toTell {
             behavior.container(self, didRegisterType: type, toService: entry, withName: name)

@@ -45,6 +45,9 @@ final class CompositionTable {
     /// What decorated copies moved out from under forwarded types, to retire once the lock is let go (see
     /// ``Container/retireMovedOut()``).
     var movedOut: [(entry: _ServiceEntryBase, unused: Bool, owned: Bool)] = []
+    /// The decorated forwards `add` replaced, each with the registration it reached, whose scope it stops following
+    /// once the lock is let go (see ``Container/retireMovedOut()``).
+    var unfollowing: [(target: any ForwardTarget, follower: _ServiceEntryBase)] = []
     /// The containers that forward types to this container's registrations, and the types this container forwards
     /// to another's (see `ForeignForwards.swift`).
     var foreign = ForeignForwards()
@@ -119,13 +122,6 @@ final class CompositionTable {
         // A forward to the copy taken over from, made meanwhile, is led on to this one (see `publishedCopy(of:)`).
         if let previous, previous !== copy { publishedCopies[previous.serial] = copy }
         return (original, previous)
-    }
-
-    /// Takes what ``movedOut`` holds.
-    func takeMovedOut() -> [(entry: _ServiceEntryBase, unused: Bool, owned: Bool)] {
-        guard !movedOut.isEmpty else { return [] }
-        defer { movedOut = [] }
-        return movedOut
     }
 
     /// Notes that the container now holds under `key` a copy it moved there (see

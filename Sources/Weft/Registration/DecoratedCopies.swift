@@ -103,16 +103,50 @@ extension Container {
         }
     }
 
-    /// Retires what ``moveForwardsLocked(to:replacing:reference:)`` moved out, as `add` retires the registration it
-    /// replaced; called after the lock is let go: the instances' deinits may call back into the container.
+    /// Retires what ``moveForwardsLocked(to:replacing:reference:)`` and
+    /// ``leaveForwardLocked(of:replacing:by:reference:)`` moved out, as `add` retires the registration it replaced,
+    /// then stops the decorated forwards `add` replaced following the registrations they reached (see
+    /// ``noteComposedAddLocked(_:key:reference:)``); called after the lock is let go: the instances' deinits may call
+    /// back into the container.
     func retireMovedOut() {
-        let movedOut = lock.withLock { compositions?.takeMovedOut() ?? [] }
-        guard !movedOut.isEmpty else { return }
-        keepRetired(movedOut.compactMap { $0.unused ? $0.entry : nil })
+        lock.lock()
+        let movedOut = compositions?.movedOut ?? []
+        let unfollowing = compositions?.unfollowing ?? []
+        if !movedOut.isEmpty { compositions?.movedOut = [] }
+        if !unfollowing.isEmpty { compositions?.unfollowing = [] }
+        lock.unlock()
+        if !movedOut.isEmpty {
+            keepRetired(movedOut.compactMap { $0.unused ? $0.entry : nil })
+        }
         for (entry, unused, owned) in movedOut {
             if unused, owned { entry.retire() }
             entry.discardInstanceAndDependents(includingOwn: unused && owned)
         }
+        for (target, follower) in unfollowing {
+            target.unfollow(follower, restoring: nil)
+        }
+    }
+
+    /// What `add` does under `lock`, in a container with compositions, before it stores `entry` under `key`: notes
+    /// the addition (see ``CompositionTable/noteAdded(_:key:current:)``) and, when `entry` replaces a decorated
+    /// forward, lets that forward go (see ``leaveForwardLocked(of:replacing:by:reference:)``); the registration the
+    /// forward reached stops following its scope in ``retireMovedOut()``, after the lock. Kept out of `add` so that
+    /// a container without compositions does none of it. Returns false for a decorated copy of an ancestor's
+    /// registration older than the one this container holds, which is not stored.
+    @inline(never)
+    func noteComposedAddLocked<Service>(
+        _ entry: ServiceEntry<Service>, key: ServiceKey, reference: ContainerReference
+    ) -> Bool {
+        guard let compositions else { return true }
+        let current = services[key]
+        guard compositions.noteAdded(entry, key: key, current: current) else { return false }
+        if let current, current.isDecoratedForward, current !== entry,
+            let reached = leaveForwardLocked(of: key, replacing: current, by: entry, reference: reference)
+                as? any ForwardTarget
+        {
+            compositions.unfollowing.append((reached, current))
+        }
+        return true
     }
 }
 

@@ -220,7 +220,8 @@ extension Container {
     /// as `add` retires what it replaced). The caller holds `lock`.
     ///
     /// Returns the registration `replaced` reached, whose scope it followed, when `entry` is no decorated forward
-    /// (one stores its own target first): the caller stops it following once it lets go of the lock.
+    /// (one stores its own target first): it stops following in ``retireMovedOut()``, once the lock is let go (see
+    /// ``noteComposedAddLocked(_:key:reference:)``).
     func leaveForwardLocked(
         of key: ServiceKey, replacing replaced: _ServiceEntryBase, by entry: _ServiceEntryBase,
         reference: ContainerReference
