@@ -125,7 +125,7 @@ final class CompositionTable {
     }
 
     /// Notes that the container now holds under `key` a copy it moved there (see
-    /// ``Container/moveForwardsLocked(to:reference:)``): the descendants that decorate are told.
+    /// ``Container/moveForwardsLocked(to:replacing:reference:)``): the descendants that decorate are told.
     func noteMoved(to key: ServiceKey) {
         placements.noteWritten(under: key)
         guard !decoratingDescendants.isEmpty, !key.hasOption else { return }
