@@ -48,9 +48,6 @@ final class CompositionTable {
     /// The decorated forwards `add` replaced, each with the registration it reached, whose scope it stops following
     /// once the lock is let go (see ``Container/retireMovedOut()``).
     var unfollowing: [(target: any ForwardTarget, follower: _ServiceEntryBase)] = []
-    /// The containers that forward types to this container's registrations, and the types this container forwards
-    /// to another's (see `ForeignForwards.swift`).
-    var foreign = ForeignForwards()
 
     // MARK: Decorators
 
