@@ -103,6 +103,26 @@ import Testing
         #expect(try child.require((any Store).self).trail == ["own"])
     }
 
+    @Test func aTypeTheForwardingContainerRegistersWhileTheOwnerDecoratesStaysItsOwn() throws {
+        for round in 0..<lighterUnderSanitizer(3_000) {
+            let parent = Container()
+            let entry = parent.register(FileStore.self) { _ in FileStore() }.inObjectScope(.container)
+            let child = Container(parent: parent)
+            child.forward((any Store).self, to: entry)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    parent.decorate(FileStore.self) { _, inner in inner.with("parent") }
+                } else {
+                    // A delay that varies from round to round, so that the registration lands at every point of
+                    // the owner's decorating, among them between the child's reading of the key and its move.
+                    for _ in 0..<round % 40 { _ = child.hasAnyRegistration(of: FileStore.self) }
+                    child.register((any Store).self) { _ in FileStore(["own"]) }
+                }
+            }
+            #expect(try child.require((any Store).self).trail == ["own"])
+        }
+    }
+
     @Test func forwardingToAnotherContainersRegistrationLeavesBothWithoutACompositionTable() throws {
         let parent = Container()
         let entry = parent.register(FileStore.self) { _ in FileStore() }.inObjectScope(.container)
