@@ -24,9 +24,17 @@ final class RegistrationRecord {
 }
 
 extension Container {
-    /// This container's ``RegistrationRecord``, made on first need; the caller holds `lock`.
+    /// This container's ``RegistrationRecord``, made on first need; the caller holds `lock`. Inlined: every
+    /// registration reads it, and only the first makes it.
+    @inline(__always)
     func registrationRecordLocked() -> RegistrationRecord {
         if let registrationRecord { return registrationRecord }
+        return makeRegistrationRecordLocked()
+    }
+
+    /// Makes this container's ``RegistrationRecord``; the caller holds `lock`.
+    @inline(never)
+    private func makeRegistrationRecordLocked() -> RegistrationRecord {
         let made = RegistrationRecord()
         registrationRecord = made
         return made
