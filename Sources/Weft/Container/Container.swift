@@ -165,14 +165,20 @@ public final class Container: @unchecked Sendable {
 
     // MARK: Registry access
 
-    /// Stores `entry` under `key`, then tells the behaviors (outside the lock) unless `quietly` (a decorated copy
-    /// stored under a type an ancestor forwards, which no one registered here). A new registration (or a copy)
+    /// Stores `entry` under `key`, then tells the behaviors (outside the lock). A new registration (or a copy)
     /// belongs to the container it is first added to; a forwarded one keeps its own.
+    func add<Service, Type>(_ entry: ServiceEntry<Service>, as type: Type.Type, key: consuming ServiceKey) {
+        add(entry, as: type, key: key, quietly: false)
+    }
+
+    /// ``add(_:as:key:)``, without telling the behaviors when `quietly` (a decorated copy stored under a type an
+    /// ancestor forwards, which no one registered here).
+    @inline(__always)
     func add<Service, Type>(
         _ entry: ServiceEntry<Service>,
         as type: Type.Type,
         key: consuming ServiceKey,
-        quietly: Bool = false
+        quietly: Bool
     ) {
         lock.lock()
         if isScope, !countedAsRegisteringScope {
@@ -181,24 +187,30 @@ public final class Container: @unchecked Sendable {
             weft_registering_scopes_add(1)
         }
         let record = registrationRecordLocked()
+        // A container with decorators or collections adds through a path of its own (see
+        // `Container+ComposedAdd.swift`), so that every other registration pays nothing for it.
+        guard record.compositions == nil else {
+            addComposedLocked(entry, as: type, key: key, quietly: quietly, record: record)
+            return
+        }
         let reference = referenceLocked(in: record)
-        // A new registration is decorated before anyone can see it (see `CompositionTable`); the descendants that
-        // decorate what this container registers are told after the lock is let go.
-        let compositions = record.compositions
-        let composed = compositions != nil
-        if composed, let copy = compositions.unsafelyUnwrapped.publishedCopy(of: entry) as? ServiceEntry<Service> {
-            // A type forwarded to a registration a decorated copy replaced resolves the copy (see
-            // `DecoratedCopies.swift`); added anew, to the latest copy then.
-            let awaited = compositions.unsafelyUnwrapped.redirect(entry, to: copy, under: key)
-            lock.unlock()
-            add(redirecting: entry, to: copy, as: type, key: key, quietly: quietly, awaited: awaited)
-            return
-        }
-        if composed, !noteComposedAddLocked(entry, key: key, reference: reference) {
-            // A decorated copy of an ancestor's registration older than the one this container holds.
-            lock.unlock()
-            return
-        }
+        storeLocked(entry, as: type, key: key, quietly: quietly, record: record, reference: reference, composed: false)
+    }
+
+    /// The rest of ``add(_:as:key:quietly:)`` once the caller, holding `lock`, decided to store `entry` under `key`:
+    /// stores it, lets go of the lock, retires what it replaced and tells the behaviors. `composed` (a container
+    /// with compositions) moves the types forwarded to a registration a decorated copy replaced onto the copy, and
+    /// tells the descendants that decorate; inlined into both paths, so that the ordinary one has none of it.
+    @inline(__always)
+    func storeLocked<Service, Type>(
+        _ entry: ServiceEntry<Service>,
+        as type: Type.Type,
+        key: consuming ServiceKey,
+        quietly: Bool,
+        record: RegistrationRecord,
+        reference: ContainerReference,
+        composed: Bool
+    ) {
         if entry.owner == nil { entry.owner = reference }
         // Most containers have no behaviors: then neither the list nor the key's name is copied (the key goes
         // into the registry without a copy).

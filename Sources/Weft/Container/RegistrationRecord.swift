@@ -1,6 +1,6 @@
 /// What a container keeps for registering rather than resolving: its behaviors, the weak reference its
-/// registrations share, its decorators and collections, and the registrations it replaced or removed. Guarded by
-/// the container's lock.
+/// registrations share, its decorators and collections, its forwards across containers, and the registrations it
+/// replaced or removed. Guarded by the container's lock.
 ///
 /// An object of its own, made on first need (see ``Container/registrationRecordLocked()``): a scope, made and
 /// released for every unit of work, seldom registers anything, and each of these fields stored in the container
@@ -18,12 +18,23 @@ final class RegistrationRecord {
     /// Decorators and collections declared in the container (see `Container+Decorators.swift` and
     /// `Container+Collections.swift`); nil until the first.
     @exclusivity(unchecked) var compositions: CompositionTable?
+    /// The containers that forward types to this container's registrations, and the types this container forwards
+    /// to another's (see `ForeignForwards.swift`); nil until the first such forward.
+    @exclusivity(unchecked) var foreignForwards: ForeignForwards?
 }
 
 extension Container {
-    /// This container's ``RegistrationRecord``, made on first need; the caller holds `lock`.
+    /// This container's ``RegistrationRecord``, made on first need; the caller holds `lock`. Inlined: every
+    /// registration reads it, and only the first makes it.
+    @inline(__always)
     func registrationRecordLocked() -> RegistrationRecord {
         if let registrationRecord { return registrationRecord }
+        return makeRegistrationRecordLocked()
+    }
+
+    /// Makes this container's ``RegistrationRecord``; the caller holds `lock`.
+    @inline(never)
+    private func makeRegistrationRecordLocked() -> RegistrationRecord {
         let made = RegistrationRecord()
         registrationRecord = made
         return made
@@ -33,5 +44,11 @@ extension Container {
     var compositions: CompositionTable? {
         get { registrationRecord?.compositions }
         set { registrationRecordLocked().compositions = newValue }
+    }
+
+    /// Whether this container made its ``CompositionTable`` (a registration it adds then takes the composed path of
+    /// `add`, see `Container+ComposedAdd.swift`); for tests.
+    var hasCompositionTable: Bool {
+        lock.withLock { compositions != nil }
     }
 }

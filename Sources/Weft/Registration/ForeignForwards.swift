@@ -5,7 +5,12 @@
 /// The forward stores the owner's latest copy, and the owner keeps (weakly) the containers that forward to its
 /// registrations: when it publishes a decorated copy later, it tells them after letting go of its lock, and each
 /// moves the forwarded types that still hold what it replaced onto the copy.
-struct ForeignForwards {
+///
+/// Kept in each container's ``RegistrationRecord``, apart from its ``CompositionTable``: forwarding to another
+/// container's registration makes no composition table in either container, so that neither takes the composed
+/// path of `add` (see `Container+ComposedAdd.swift`) for what it registers later. The owner makes one when it
+/// declares a decorator, the forwarding container when it is told of a copy. Guarded by the container's lock.
+final class ForeignForwards {
     /// The containers that store this container's registrations under types they forward.
     private(set) var holders: [ContainerReference] = []
     /// The types this container forwards to another container's registration, with the serial of the registration
@@ -13,14 +18,14 @@ struct ForeignForwards {
     private var forwarded: [ServiceKey: UInt64] = [:]
 
     /// Adds `holder` to the containers told of this container's decorated copies, forgetting those that are gone.
-    mutating func addHolder(_ holder: ContainerReference) {
+    func addHolder(_ holder: ContainerReference) {
         guard !holders.contains(where: { $0 === holder }) else { return }
         holders.removeAll { $0.container == nil }
         holders.append(holder)
     }
 
     /// Notes that `key` forwards to `entry`, another container's registration (or its decorated copy).
-    mutating func noteForwarded(_ key: ServiceKey, to entry: _ServiceEntryBase) {
+    func noteForwarded(_ key: ServiceKey, to entry: _ServiceEntryBase) {
         forwarded[key] = entry.serial
     }
 
@@ -31,6 +36,15 @@ struct ForeignForwards {
 }
 
 extension Container {
+    /// This container's ``ForeignForwards``, made on first need; the caller holds `lock`.
+    private func foreignForwardsLocked() -> ForeignForwards {
+        let record = registrationRecordLocked()
+        if let foreign = record.foreignForwards { return foreign }
+        let made = ForeignForwards()
+        record.foreignForwards = made
+        return made
+    }
+
     /// Forwards `type` (under `name`) to `service`, a registration of `owner`, another container: to the owner's
     /// latest decorated copy of it, again while the owner publishes a later one meanwhile (see
     /// ``forwardHere(_:name:to:)``).
@@ -41,20 +55,14 @@ extension Container {
         ownedBy owner: Container
     ) {
         let key = ServiceKey(serviceType: type, argumentsType: service.argumentsType, name: name)
-        let reference: ContainerReference = lock.withLock {
-            let table = compositions ?? CompositionTable()
-            compositions = table
-            return referenceLocked(in: registrationRecordLocked())
+        let (foreign, reference) = lock.withLock {
+            (foreignForwardsLocked(), referenceLocked(in: registrationRecordLocked()))
         }
         // Told first, so that a copy the owner publishes from now on is not missed.
-        owner.lock.withLock {
-            let table = owner.compositions ?? CompositionTable()
-            owner.compositions = table
-            table.foreign.addHolder(reference)
-        }
+        owner.lock.withLock { owner.foreignForwardsLocked().addHolder(reference) }
         var target = owner.latestCopy(of: service) ?? service
         while true {
-            lock.withLock { compositions?.foreign.noteForwarded(key, to: target) }
+            lock.withLock { foreign.noteForwarded(key, to: target) }
             forwardHere(type, name: name, to: target)
             guard let later = owner.latestCopy(of: service), later !== target else { return }
             target = later
@@ -69,7 +77,7 @@ extension Container {
     /// Tells the containers that forward types to this container's registrations that `copy` was published in
     /// place of `entry`; called after the lock is let go.
     func tellForeignHolders<Service>(of entry: ServiceEntry<Service>, copy: ServiceEntry<Service>) {
-        let holders = lock.withLock { compositions?.foreign.holders ?? [] }
+        let holders = lock.withLock { registrationRecord?.foreignForwards?.holders ?? [] }
         for holder in holders {
             holder.withContainer { $0.followForeignCopy(of: entry, copy: copy) }
         }
@@ -79,7 +87,7 @@ extension Container {
     /// to `entry` resolve `copy` from now on (or this container's own decorated copy of it), unless their key was
     /// given something else since.
     private func followForeignCopy<Service>(of entry: ServiceEntry<Service>, copy: ServiceEntry<Service>) {
-        let keys = lock.withLock { compositions?.foreign.keys(forwardingTo: entry) ?? [] }
+        let keys = lock.withLock { registrationRecord?.foreignForwards?.keys(forwardingTo: entry) ?? [] }
         for key in keys {
             // A decorated forward (this container decorates the type) reaches the registration under a key of its
             // own, which follows instead.
@@ -89,7 +97,12 @@ extension Container {
                 return (stored, services[stored], compositions?.publishedCopy(of: entry))
             }
             guard let current, current === entry || current === mine else { continue }
-            lock.withLock { compositions?.foreign.noteForwarded(key, to: copy) }
+            lock.withLock {
+                registrationRecord?.foreignForwards?.noteForwarded(key, to: copy)
+                // The key is moved onto the copy only in place of what was read (see ``Placements``), which the
+                // composition table checks: made here for a container that has none.
+                if compositions == nil { compositions = CompositionTable() }
+            }
             _ = add(copy, under: stored, inPlaceOf: current, if: true)
         }
     }

@@ -221,7 +221,7 @@ extension Container {
     ///
     /// Returns the registration `replaced` reached, whose scope it followed, when `entry` is no decorated forward
     /// (one stores its own target first): it stops following in ``retireMovedOut()``, once the lock is let go (see
-    /// ``noteComposedAddLocked(_:key:reference:)``).
+    /// ``noteAddedLocked(_:key:in:reference:)``).
     func leaveForwardLocked(
         of key: ServiceKey, replacing replaced: _ServiceEntryBase, by entry: _ServiceEntryBase,
         reference: ContainerReference
