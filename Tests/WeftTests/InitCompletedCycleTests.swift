@@ -28,6 +28,12 @@ import Weft
         var callbacks = 0
     }
 
+    /// Looks itself up in its own `initCompleted` callback, through its container and through the resolver, and
+    /// notes whether each lookup found itself.
+    final class SelfReader {
+        var foundItself: [Bool] = []
+    }
+
     struct Calls {
         /// Keeps the parents alive: children hold them weakly, as in the seed page.
         let parents = Collected<AnyObject>()
@@ -247,5 +253,26 @@ import Weft
         // The first P's callback made a second R and P before the loop showed on the path: two, never more.
         #expect(pFactory.value == 2)
         #expect(container.resolve(TransientP.self) == nil)
+    }
+
+    @Test func containerServiceResolvedInItsOwnCallbackIsTheInstanceBeingCompleted() throws {
+        let container = Container()
+        let factoryCalls = Counter()
+        container.register(SelfReader.self) { _ in
+            factoryCalls.increment()
+            return SelfReader()
+        }
+        .inObjectScope(.container)
+        .initCompleted { [unowned container] r, reader in
+            // Its build is still claimed here: the typed read of a built instance leaves it to the claiming path.
+            reader.foundItself.append(container.resolve(SelfReader.self) === reader)
+            reader.foundItself.append(r.resolve(SelfReader.self) === reader)
+        }
+
+        let reader = try container.require(SelfReader.self)
+
+        #expect(reader.foundItself == [true, true])
+        #expect(factoryCalls.value == 1)
+        #expect(container.resolve(SelfReader.self) === reader)
     }
 }

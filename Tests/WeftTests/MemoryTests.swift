@@ -114,6 +114,41 @@ import Weft
         #expect(deinits.value == 1)
     }
 
+    /// Adopted only by classes: its existential is a reference followed by a witness table.
+    protocol TrackedObject: AnyObject {}
+    /// Adopted by any type: its existential boxes the instance.
+    protocol TrackedAnything {}
+
+    /// One graph's instances of `Tracked` asked for as every kind of type a graph keeps: a class, a class-bound
+    /// existential, `AnyObject`, an existential any type may adopt, and an optional.
+    final class Shapes {
+        let all: [AnyObject]
+        init(_ all: [AnyObject]) { self.all = all }
+    }
+
+    @Test func graphScopedInstancesOfEveryKindOfTypeAreReleasedOnceWhenNothingHoldsThem() throws {
+        let deinits = Counter()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked(deinits: deinits) }
+        container.register((any TrackedObject).self) { _ in Tracked(deinits: deinits) }
+        container.register(AnyObject.self) { _ in Tracked(deinits: deinits) }
+        container.register((any TrackedAnything).self) { _ in Tracked(deinits: deinits) }
+        container.register(Tracked?.self) { _ in Tracked(deinits: deinits) }
+        container.register(Shapes.self) { r in
+            Shapes([
+                try r.require(Tracked.self), try r.require((any TrackedObject).self), try r.require(AnyObject.self),
+                try r.require((any TrackedAnything).self) as AnyObject, try r.require(Tracked?.self)!,
+            ])
+        }
+
+        var shapes: Shapes? = try container.require(Shapes.self)
+        #expect(shapes?.all.count == 5)
+        #expect(deinits.value == 0)
+        shapes = nil
+
+        #expect(deinits.value == 5)
+    }
+
     // MARK: - Weak scope
 
     @Test func weakScopedInstanceGoesWhenItsLastUserLetsGo() throws {
@@ -213,3 +248,5 @@ import Weft
         #expect(deinits.value == 2)
     }
 }
+
+extension MemoryTests.Tracked: MemoryTests.TrackedObject, MemoryTests.TrackedAnything {}

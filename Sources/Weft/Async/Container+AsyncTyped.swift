@@ -136,7 +136,7 @@ extension Container {
             // The registration is read through `found`, not retained: the graph's activity record keeps it alive
             // until the graph ends.
             let entry = found.entry
-            if found.exact, found.policy == .shared, !context.graph.isRecording, context.sharedBuilder == nil {
+            if found.exactShared, !context.graph.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
@@ -173,7 +173,7 @@ extension Container {
                 defer { state.leaveEngine(entered) }
                 return .graph(.passRetained(AsyncGraph.start(state)), nil)
             }
-            if singleton, found.exact, found.policy == .shared { return .singleton(found.entry, entered: entered) }
+            if singleton, found.exactShared { return .singleton(found.entry, entered: entered) }
             let synchronous = found.entry._withUnsafeGuaranteedRef { $0.asyncFactory == nil && !$0.runsOnMainActor }
             if synchronous { return .synchronous(found, entered: entered) }
             defer { state.leaveEngine(entered) }

@@ -43,6 +43,10 @@
     /// Whether anyone holds the claim.
     var isHeld: Bool { claimant != nil }
 
+    /// Whether nobody holds the claim: one word tested, for a read of a built instance that leaves every held
+    /// claim (this resolution's own included) to the path that takes claims.
+    @inlinable var isFree: Bool { claimant == nil }
+
     /// Whether `state` may take the stored instance without asking further: nobody builds, or `state` does.
     @inlinable @inline(__always)
     func admits(_ state: ResolutionState) -> Bool {

@@ -1,8 +1,9 @@
 /// How a registration keeps its instances: the typed slot beside a built-in scope's storage, read and written
 /// together under the registration's lock.
 extension ServiceEntry {
-    /// The stored `.container` instance if there is one that `state` may use (after calling `found`);
-    /// otherwise what `orElse` returns.
+    /// The stored `.container` instance if there is one and nobody builds it (after calling `found`); otherwise
+    /// what `orElse` returns. While a claim is held, by another resolution or by `state` itself (its callbacks
+    /// resolving the instance they complete), `orElse` decides, as it does for an instance not built yet.
     @inlinable @inline(__always)
     func completeSharedInstance(
         for state: ResolutionState,
@@ -10,7 +11,7 @@ extension ServiceEntry {
         orElse: () throws -> Service
     ) rethrows -> Service {
         lock.lock()
-        if let typedShared, buildClaim.admits(state) {
+        if let typedShared, buildClaim.isFree {
             let instance = typedShared.pointee
             lock.unlock()
             try found()

@@ -28,4 +28,22 @@ enum TypeKind {
         let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
         return kind == classKind || kind > lastEnumeratedKind
     }
+
+    /// Whether every value of `type` starts with one strong class reference and holds nothing else to release: a
+    /// class, or an existential that only classes adopt (`any P` with `P: AnyObject`, or `AnyObject`), whose
+    /// value is the reference followed by witness tables. Releasing that reference destroys such a value.
+    ///
+    /// An existential's metadata follows its kind word with flags whose top bit is clear when the existential is
+    /// class-bound (the runtime's `ExistentialTypeFlags`, part of the same stable ABI).
+    static func holdsOneReference(_ type: Any.Type) -> Bool {
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        let kind = metadata.load(as: UInt.self)
+        if kind == classKind || kind > lastEnumeratedKind { return true }
+        guard kind == existentialKind else { return false }
+        return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) & classConstraintAny == 0
+    }
+
+    private static let existentialKind: UInt = 0x303
+    /// `ExistentialTypeFlags`' class-constraint bit: set when any type may adopt the existential's protocols.
+    private static let classConstraintAny: UInt32 = 0x8000_0000
 }

@@ -38,7 +38,7 @@ extension Container {
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
     @inline(__always)
     func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
-        if found.exact, found.policy == .shared {
+        if found.exactShared {
             // A built singleton is returned without entering a graph, so its use is noted here; when it is not
             // built yet, `make(_:key:state:as:produce:)` notes it, as for every other path.
             return try found.entry._withUnsafeGuaranteedRef {
@@ -68,7 +68,7 @@ extension Container {
             guard let found = state.lookups.find(key, in: self) else {
                 return try make(Service.self, name: name, option: nil)
             }
-            guard found.exact, found.policy == .shared else {
+            guard found.exactShared else {
                 // A scope's instance, read or made in its slot.
                 if found.policy == .perScope { return try makeScopedTopLevel(found, key: key, state: state) }
                 guard found.exact, state.fields.pointee.depth == 0 else {

@@ -168,7 +168,12 @@ struct MadeRecords {
     /// Releases the instance at `index`, in place: the slot stays taken until the caller lowers ``count``,
     /// so a resolve that a deinit starts meanwhile pushes above it.
     func destroy(at index: Int) {
-        destroyValue(of: self[index].type, at: slot(index) + Self.valueOffset)
+        let type = self[index].type
+        let address = slot(index) + Self.valueOffset
+        // A class instance, or an existential of one (the usual service): its reference released directly, where
+        // the generic path, unspecialised, moves the value out and destroys it through two value-witness calls.
+        if TypeKind.holdsOneReference(type) { return address.load(as: Unmanaged<AnyObject>.self).release() }
+        destroyValue(of: type, at: address)
     }
 
     private mutating func addChunk() {

@@ -9,6 +9,17 @@ import WeftAtomics
     /// Whether the registration was made for exactly the type asked for, with a factory that takes only
     /// the resolver: it can then be called and its instances read back without a dynamic cast.
     @usableFromInline let exact: Bool
+    /// `exact` and `policy == .shared`, decided once when the lookup is made: the test for a built singleton's
+    /// read is then one byte compared, not two fields decoded.
+    @usableFromInline let exactShared: Bool
+
+    init(entry: EntryReference, policy: SharingPolicy, hasCallbacks: Bool, exact: Bool) {
+        self.entry = entry
+        self.policy = policy
+        self.hasCallbacks = hasCallbacks
+        self.exact = exact
+        self.exactShared = exact && policy == .shared
+    }
 }
 
 /// A per-thread cache of registry lookups, so that a resolve takes no lock. A name is hashed as the registry
