@@ -29,7 +29,7 @@ struct AsyncStep {
 /// A context that nothing refers to any more once its factory has returned (the factory kept no resolver, and
 /// started no task that still runs) becomes one of the thread's spares (see ``recycle(_:)``), which the next
 /// step takes instead of allocating: every nested async resolve needs one, and the factory rarely keeps it.
-final class AsyncContext: @unchecked Sendable {
+@usableFromInline final class AsyncContext: @unchecked Sendable {
     /// The graph, owned by the top-level context: every other context holds that one through ``outer``, so it
     /// refers to the graph without retaining it. Nil only while the context is a spare.
     @exclusivity(unchecked) private var graphOwner: AsyncGraph?
@@ -119,6 +119,12 @@ final class AsyncContext: @unchecked Sendable {
 
     /// The registration of the innermost step; nil for a top-level resolve.
     var stepRegistration: _ServiceEntryBase? { stepEntry }
+
+    /// The key of the innermost step, as the path shows it (its type and name), for a step whose factory takes no
+    /// runtime arguments.
+    var stepKey: ServiceKey {
+        ServiceKey(serviceType: stepType, argumentsType: noArguments, name: stepName)
+    }
 
     /// The context of `step`'s factory, one step longer than this one: a spare of this thread's when there is one.
     func appending(_ step: AsyncStep) -> AsyncContext {

@@ -23,12 +23,12 @@ public struct AsyncResolver: Sendable {
     /// resolver without retaining it. What keeps it alive: for ``Container/async``, ``owner``; for a factory's
     /// resolver, its resolution, whose top-level context retains the container (see ``AsyncContext/root(_:container:)``)
     /// for as long as any context of it is referred to, this resolver's included.
-    let unretainedContainer: Unmanaged<Container>
+    @usableFromInline let unretainedContainer: Unmanaged<Container>
     /// The container, retained, for a resolver of no resolution (``Container/async``); nil for a factory's.
-    private let owner: Container?
+    @usableFromInline let owner: Container?
     /// The resolution this resolver was handed to (a factory's); nil for ``Container/async``. Variable only for
     /// the engine, which recycles it from the resolver it lent to the factory (see ``AsyncContext/recycle(_:)``).
-    var context: AsyncContext?
+    @usableFromInline var context: AsyncContext?
 
     /// The resolver of ``Container/async``: resolves start from `container`, which it retains.
     init(owner container: Container) {
@@ -39,7 +39,7 @@ public struct AsyncResolver: Sendable {
 
     /// The resolver handed to the factory of `context`'s step. `container` is the container the resolution's
     /// top-level context retains (that context was made for it): the resolver refers to it unretained.
-    init(within container: Unmanaged<Container>, context: AsyncContext) {
+    @inlinable init(within container: Unmanaged<Container>, context: AsyncContext) {
         unretainedContainer = container
         owner = nil
         self.context = context
@@ -56,11 +56,35 @@ public struct AsyncResolver: Sendable {
     /// - Parameters:
     ///   - serviceType: The type to resolve; inferred from the context when left out.
     ///   - name: The registration name.
+    @inlinable @inline(__always)
     nonisolated(nonsending) public func require<Service>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil
     ) async throws -> Service {
-        try await make(serviceType, name: name)
+        // Inlined into the factory that resolves: a nested request for a service with a typed async factory calls
+        // that factory (transient) or the graph's build of it (graph-scoped) from the caller's frame, without a
+        // frame of its own for `require`.
+        guard context != nil else { return try await make(Service.self, name: name) }
+        let key = ServiceKey(
+            serviceType: Service.self,
+            argumentsType: unretainedContainer._withUnsafeGuaranteedRef { $0.noArgumentsType },
+            name: name)
+        let call = try nestedCall(key)
+        if let entry = call.graphEntry {
+            return try await Container.makeInGraph(
+                entry, factory: .fromOpaque(call.factory), key: key,
+                context: .passUnretained(context.unsafelyUnwrapped), in: unretainedContainer)
+        }
+        guard let inner = call.inner else { return try await make(Service.self, key: key, after: call) }
+        var resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
+        defer { resolver.factoryDidReturn() }
+        do {
+            return try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)._withUnsafeGuaranteedRef {
+                $0.typed
+            }(resolver)
+        } catch {
+            throw resolver.factoryError(error)
+        }
     }
 
     /// ``require(_:name:)`` for code that names the isolation to hand the instance over to.
@@ -174,8 +198,8 @@ public struct AsyncResolver: Sendable {
     /// Resolves `Service` without runtime arguments: no parameter pack, whose types the runtime would look up
     /// on every call. Inlined into `require` and `resolve`: a call of its own would be one more async frame per
     /// resolve.
-    @inline(__always)
-    nonisolated(nonsending) private func make<Service>(
+    @usableFromInline @inline(__always)
+    nonisolated(nonsending) func make<Service>(
         _: Service.Type,
         name: String?
     ) async throws -> Service {

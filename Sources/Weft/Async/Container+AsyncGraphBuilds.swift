@@ -5,7 +5,9 @@ extension Container {
     /// The graph's instance of `entry`, a graph-scoped registration without callbacks whose typed async factory is
     /// `factory`: the one made earlier in the graph (cast, as the general path's), or one made now, handed back
     /// typed, while the graph's other tasks that ask wait for it. What `makeInGraph` and `claimingInstance` do
-    /// for any registration, in one loop.
+    /// for any registration, in one loop. Called from the `require` inlined into a factory that resolves (see
+    /// ``AsyncResolver/NestedCall``).
+    @usableFromInline
     nonisolated(nonsending) static func makeInGraph<Service>(
         _ entry: EntryReference,
         factory: Unmanaged<TypedAsyncFactory<Service>>,

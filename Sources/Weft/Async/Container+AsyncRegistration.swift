@@ -1,7 +1,7 @@
 /// An `async` factory, erased to return a ``Made``: the runtime arguments come boxed (a ``PackBox``, or `()`
 /// for none), and nil is returned when they are not the ones the factory takes. Not generic, so that the
 /// engine calls every factory through the same code.
-class AsyncFactory: @unchecked Sendable {
+@usableFromInline class AsyncFactory: @unchecked Sendable {
     let make: nonisolated(nonsending) @Sendable (AsyncResolver, any Sendable) async throws -> Made?
 
     init(_ make: nonisolated(nonsending) @escaping @Sendable (AsyncResolver, any Sendable) async throws -> Made?) {
@@ -13,8 +13,8 @@ class AsyncFactory: @unchecked Sendable {
 /// exactly the registered type calls ``typed`` and receives the instance without a box or a cast. The
 /// registration's own type says which factory it has, so the engine may downcast to this class when a lookup
 /// is exact.
-final class TypedAsyncFactory<Service>: AsyncFactory, @unchecked Sendable {
-    let typed: @Sendable (AsyncResolver) async throws -> Service
+@usableFromInline final class TypedAsyncFactory<Service>: AsyncFactory, @unchecked Sendable {
+    @usableFromInline let typed: @Sendable (AsyncResolver) async throws -> Service
 
     init(_ typed: @escaping @Sendable (AsyncResolver) async throws -> Service) {
         self.typed = typed

@@ -73,7 +73,7 @@ extension Container {
     /// typed factory (the argument-less async registration for exactly `Service`, without callbacks), transient
     /// or graph-scoped, here; any other in a call of its own.
     @inline(__always)
-    nonisolated(nonsending) private static func makeAsync<Service>(
+    nonisolated(nonsending) static func makeAsync<Service>(
         _: Service.Type,
         found: Lookup?,
         key: ServiceKey,
@@ -113,7 +113,7 @@ extension Container {
     /// `context`, and the context of its factory's step, retained for the call that takes it (once): unmanaged,
     /// so that the call then holds the context's only reference.
     @inline(__always)
-    private func transientStep(of entry: EntryReference, key: ServiceKey, context: AsyncContext) throws
+    func transientStep(of entry: EntryReference, key: ServiceKey, context: AsyncContext) throws
         -> Unmanaged<AsyncContext>
     {
         try entry._withUnsafeGuaranteedRef { entry in
@@ -304,7 +304,7 @@ extension Container {
     /// What an async factory's `error` becomes: a ``ResolutionError`` as it is, any other wrapped as
     /// ``ResolutionError/Reason/factoryFailed`` with the path of `context`, the factory's.
     @inline(never)
-    private static func factoryError(_ error: any Error, key: ServiceKey, context: AsyncContext) -> any Error {
+    static func factoryError(_ error: any Error, key: ServiceKey, context: AsyncContext) -> any Error {
         if error is ResolutionError { return error }
         return ResolutionError(reason: .factoryFailed, key: key, path: context.path, underlyingError: error)
     }

@@ -1,0 +1,97 @@
+/// The part of a factory's nested `require` that decides, without suspending, how the request is made: by calling a
+/// typed factory from the requesting factory's own frame (``AsyncResolver/require(_:name:)`` is inlined there), or
+/// by the engine. What the engine would check before calling such a factory (the cycle, a captive scoped service,
+/// verification's recording) is checked here, and reports the same errors.
+extension AsyncResolver {
+    /// How a nested request goes, for a registration of exactly the type asked for, made with an `async` closure
+    /// and without `initCompleted` callbacks: when it is transient, ``inner`` is set and the caller calls
+    /// ``factory`` with a resolver for it; when it is graph-scoped, ``graphEntry`` is set and the caller hands
+    /// ``factory`` to the graph's build (``Container/makeInGraph(_:factory:key:context:in:)``). Otherwise the
+    /// engine makes it, with the registration looked up here (see ``make(_:key:after:)``). Every field is
+    /// trivial: the value costs nothing to copy or destroy.
+    @usableFromInline struct NestedCall {
+        /// The typed factory to call (a `TypedAsyncFactory` of the service asked for), unretained: the graph's
+        /// activity record keeps its registration alive. Meaningless when neither ``inner`` nor ``graphEntry`` is
+        /// set.
+        @usableFromInline let factory: UnsafeMutableRawPointer
+        /// The context of a transient factory's step, retained for the resolver that takes it (once).
+        @usableFromInline let inner: Unmanaged<AsyncContext>?
+        /// The graph-scoped registration whose graph instance is asked for.
+        @usableFromInline let graphEntry: EntryReference?
+        /// The registration found, when the request was looked up (a nested request of a factory still running).
+        let found: Lookup?
+        let lookedUp: Bool
+
+        /// A request the engine makes: `found`, when `lookedUp`, is what the lookup found.
+        init(found: Lookup?, lookedUp: Bool) {
+            factory = UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
+            inner = nil
+            graphEntry = nil
+            self.found = found
+            self.lookedUp = lookedUp
+        }
+
+        /// A request for `found`, whose typed factory is `factory`: transient with the step's context `inner`,
+        /// or graph-scoped (`inner` nil).
+        init(found: Lookup, factory: Unmanaged<AsyncFactory>, inner: Unmanaged<AsyncContext>?) {
+            self.factory = factory.toOpaque()
+            self.inner = inner
+            graphEntry = inner == nil ? found.entry : nil
+            self.found = found
+            lookedUp = true
+        }
+    }
+
+    /// How the request for `key` (no runtime arguments), from a resolver handed to a factory, goes (see
+    /// ``NestedCall``). For a typed transient factory, the request's checks run here, and may throw, and its
+    /// factory's context is made. Not generic: the caller, inlined into the requesting factory, casts the factory
+    /// back to its service type.
+    @usableFromInline func nestedCall(_ key: ServiceKey) throws -> NestedCall {
+        // A resolver its factory kept resolves on its own once the factory has returned. Read through the
+        // resolver rather than bound: the resolver, borrowed for the call, holds the context.
+        guard context.unsafelyUnwrapped.isLive else { return NestedCall(found: nil, lookedUp: false) }
+        let context = Unmanaged.passUnretained(context.unsafelyUnwrapped)
+        let found = unretainedContainer._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
+        // An exact registration's async factory is the typed one of the service asked for (see
+        // ``TypedAsyncFactory``); read without retaining it, as ``Container/typedFactory(of:as:)`` reads it.
+        guard let found, found.exact, !found.hasCallbacks,
+            found.policy == .transient || found.policy == .perGraph,
+            let factory = found.entry._withUnsafeGuaranteedRef({ $0.asyncFactory.map(Unmanaged.passUnretained) })
+        else { return NestedCall(found: found, lookedUp: true) }
+        guard found.policy == .transient else { return NestedCall(found: found, factory: factory, inner: nil) }
+        let inner = try unretainedContainer._withUnsafeGuaranteedRef { container in
+            try context._withUnsafeGuaranteedRef {
+                try container.transientStep(of: found.entry, key: key, context: $0)
+            }
+        }
+        return NestedCall(found: found, factory: factory, inner: inner)
+    }
+
+    /// Makes the request for `key` (no runtime arguments) by the engine: with the registration `call` looked up, or,
+    /// when the factory this resolver was handed to has returned, as a resolve of its own.
+    @usableFromInline
+    nonisolated(nonsending) func make<Service>(
+        _: Service.Type,
+        key: ServiceKey,
+        after call: NestedCall
+    ) async throws -> Service {
+        guard call.lookedUp else { return try await make(Service.self, name: key.name) }
+        return try await Container.makeAsync(
+            Service.self, found: call.found, key: key, context: .passUnretained(context.unsafelyUnwrapped),
+            in: unretainedContainer)
+    }
+
+    /// Notes that the factory this resolver was handed to has returned (or thrown), and recycles its context when
+    /// the factory kept no reference to it.
+    @usableFromInline mutating func factoryDidReturn() {
+        context.unsafelyUnwrapped.factoryDidReturn()
+        AsyncContext.recycle(&context)
+    }
+
+    /// What the `error` of the factory this resolver was handed to becomes (see
+    /// ``Container/factoryError(_:key:context:)``).
+    @usableFromInline func factoryError(_ error: any Error) -> any Error {
+        let context = context.unsafelyUnwrapped
+        return Container.factoryError(error, key: context.stepKey, context: context)
+    }
+}
