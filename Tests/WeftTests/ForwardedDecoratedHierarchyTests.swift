@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
-import Weft
+
+@testable import Weft
 
 /// A registration both decorated and forwarded, across child containers and threads: a child that decorates
 /// what its parent registers and forwards resolves the forwarded type to its own decorated instance (the
@@ -224,6 +225,53 @@ import Weft
             try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
             try expectCachedAroundShared(parent, trail: ["file", "cached"])
         }
+    }
+
+    /// In the race above, the child adds its decorated copy of the parent's registration under two keys at once: as
+    /// the type the parent forwarded to it (one thread), and as the target of the parent's decorated forward of
+    /// that type (another thread). Each addition finds the source and ticket its own thread expected; one that
+    /// found none would be taken for the child's own registration, and displace the decorated forward for good.
+    @Test func aCopyExpectedUnderTwoKeysAtOnceIsAddedUnderEachAsTheCopyOfItsSource() {
+        let table = CompositionTable()
+        let copy = ServiceEntry(
+            serviceType: FileStore.self, plainFactory: { _ in FileStore() }, objectScope: .container)
+        let store = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments, name: nil)
+        let forwarded = ServiceKey(
+            serviceType: (any Store).self, argumentsType: noArguments, name: nil,
+            option: ForwardedOption(target: FileStore.self))
+        table.expectInheritedCopy(copy, under: store, of: 7, ticket: 1)
+        table.expectInheritedCopy(copy, under: forwarded, of: 7, ticket: 2)
+
+        #expect(table.noteAdded(copy, key: forwarded, current: nil))
+        #expect(table.noteAdded(copy, key: store, current: nil))
+        #expect(table.inheritedSource(of: forwarded) == 7)
+        #expect(table.inheritedSource(of: store) == 7)
+    }
+
+    /// The other step of that race: the child stores its copy as the forwarded type from a reading of the parent
+    /// made before the parent decorated that type, after the parent told it so; the parent's decorated forward,
+    /// shared with the child, then takes the place of the copy instead of leaving the type undecorated.
+    @Test func childsCopyStoredAsTheForwardedTypeGivesWayToTheParentsDecoratedForward() throws {
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore() }.implements((any Store).self).inObjectScope(.container)
+        let child = Container(parent: parent)
+        child.decorate(FileStore.self) { _, inner in inner.with("child") }
+        parent.decorate((any Store).self) { _, inner in Cached(inner) }
+        let file = ServiceKey(serviceType: FileStore.self, argumentsType: noArguments, name: nil)
+        let store = ServiceKey(serviceType: (any Store).self, argumentsType: noArguments, name: nil)
+        let copy = try #require(child.ownEntry(for: file) as? ServiceEntry<FileStore>)
+        let source = try #require(parent.ownEntry(for: file))
+        let ticket = try #require(child.lock.withLock { child.compositions?.takeTicket() })
+        child.lock.withLock {
+            child.compositions?.expectInheritedCopy(copy, under: store, of: source.serial, ticket: ticket)
+        }
+        child.add(copy, as: FileStore.self, key: store, quietly: true)
+        #expect(child.ownEntry(for: store) === copy)
+
+        child.shareDecoratedForward(
+            under: store, ticket: try #require(child.lock.withLock { child.compositions?.takeTicket() }))
+        try expectCachedAroundShared(child, trail: ["file", "child", "cached"])
+        try expectCachedAroundShared(parent, trail: ["file", "cached"])
     }
 
     @Test func childDecoratingWhileItsParentForwardsEndsWithTheChildsInstanceForBothTypes() throws {

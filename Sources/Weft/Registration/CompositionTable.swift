@@ -20,8 +20,10 @@ final class CompositionTable {
     private var inheritedSources: [ServiceKey: UInt64] = [:]
     /// Decorated copies (or forwards) of ancestors' registrations about to be added, with their sources' serials
     /// and tickets: adding one records its source in the same hold of the lock that publishes it (see
-    /// ``noteAdded(_:key:current:)``).
-    private var pendingCopies: [ObjectIdentifier: (source: UInt64, ticket: UInt64)] = [:]
+    /// ``noteAdded(_:key:current:)``). By copy, key and thread: one copy is added under several keys (the service's,
+    /// the types forwarded to it, the key a decorated forward reaches it by), by several threads at once, and each
+    /// addition must find its own source and ticket, not another's.
+    private var pendingCopies: [Placements.Placement: (source: UInt64, ticket: UInt64)] = [:]
     /// The last ticket given (see ``takeTicket()``); 0 while this container decorated no ancestor's registration.
     private var tickets: UInt64 = 0
     /// The ticket of what each key last received: a copy's, or the last ticket given when the container's own
@@ -96,8 +98,8 @@ final class CompositionTable {
     /// registration with its ticket (else `copy` would be taken for the container's own registration). Returns
     /// whether `entry`'s maker awaits a verdict (see ``Placements/redirect(_:to:under:)``).
     func redirect(_ entry: _ServiceEntryBase, to copy: _ServiceEntryBase, under key: ServiceKey) -> Bool {
-        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
-            pendingCopies[ObjectIdentifier(copy)] = pending
+        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: Placements.Placement(entry, key)) {
+            pendingCopies[Placements.Placement(copy, key)] = pending
         }
         return placements.redirect(entry, to: copy, under: key)
     }
@@ -183,10 +185,10 @@ final class CompositionTable {
         return tickets
     }
 
-    /// Notes that `copy`, about to be added, is a decorated copy (or forward) of the ancestor's registration whose
-    /// serial is `source`, made with `ticket`.
-    func expectInheritedCopy(_ copy: AnyObject, of source: UInt64, ticket: UInt64) {
-        pendingCopies[ObjectIdentifier(copy)] = (source, ticket)
+    /// Notes that `copy`, about to be added under `key` by the calling thread, is a decorated copy (or forward) of
+    /// the ancestor's registration whose serial is `source`, made with `ticket`.
+    func expectInheritedCopy(_ copy: _ServiceEntryBase, under key: ServiceKey, of source: UInt64, ticket: UInt64) {
+        pendingCopies[Placements.Placement(copy, key)] = (source, ticket)
     }
 
     /// Forgets the decorated copies of ancestors' registrations (the container removed its registrations);
@@ -216,7 +218,7 @@ final class CompositionTable {
             refuse(entry, under: key)
             return false
         }
-        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: ObjectIdentifier(entry)) {
+        if !pendingCopies.isEmpty, let pending = pendingCopies.removeValue(forKey: Placements.Placement(entry, key)) {
             let stale =
                 (current != nil && inheritedSources[key] == nil)
                 || publishedTickets[key].map { $0 > pending.ticket } ?? false

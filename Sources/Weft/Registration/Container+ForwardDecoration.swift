@@ -47,7 +47,7 @@ extension Container {
         forward.inObjectScope(scope)
         // A forward to an ancestor's registration is remembered as inherited as it is published.
         if let ticket = inheritedTicket {
-            lock.withLock { compositions?.expectInheritedCopy(forward, of: target.serial, ticket: ticket) }
+            lock.withLock { compositions?.expectInheritedCopy(forward, under: key, of: target.serial, ticket: ticket) }
         }
         guard let slots else {
             addAwaitingVerdict(forward, key: key, to: target, displacing: displaced, if: inheritedTicket != nil)

@@ -21,7 +21,7 @@ extension Container {
         lock.withLock {
             guard let compositions else { return }
             if let ticket = inheritedTicket {
-                compositions.expectInheritedCopy(copy, of: entry.serial, ticket: ticket)
+                compositions.expectInheritedCopy(copy, under: key, of: entry.serial, ticket: ticket)
                 compositions.placements.awaitVerdict(on: copy, under: key)
             } else {
                 compositions.placements.expect(copy, under: key, inPlaceOf: entry)

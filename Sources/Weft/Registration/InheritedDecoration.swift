@@ -47,7 +47,7 @@ extension Container {
     /// Stores `copy`, this container's decorated copy of `source` (an ancestor's registration), under the types
     /// its ancestors forward to `source` that this container holds nothing under, as an inherited copy: this
     /// container's resolves of a forwarded type get its decorated instance, as those of the service do, and the
-    /// copy follows what the ancestors forward (see ``followForwarded(_:source:)``).
+    /// copy follows what the ancestors forward (see ``followForwarded(_:)``).
     func shareInheritedCopy<Service>(_ copy: ServiceEntry<Service>, of source: _ServiceEntryBase, ticket: UInt64) {
         var forwarded: [ServiceKey] = []
         var decoratedForwards: [ServiceKey] = []
@@ -64,7 +64,7 @@ extension Container {
         }
         // A registration of this container's own, or its decorated forward, stays; so does a nearer ancestor's.
         for key in forwarded where parent?.entry(for: key) === source && ownEntry(for: key) == nil {
-            lock.withLock { compositions?.expectInheritedCopy(copy, of: source.serial, ticket: ticket) }
+            lock.withLock { compositions?.expectInheritedCopy(copy, under: key, of: source.serial, ticket: ticket) }
             add(copy, as: Service.self, key: key, quietly: true)
         }
         for key in decoratedForwards { shareDecoratedForward(under: key, ticket: ticket) }
@@ -75,8 +75,10 @@ extension Container {
     /// decorated copy of the registration forwarded to, when it has one: the copy is stored under the key the
     /// forward reaches its target by, and a copy of the forward (with instances of its own) under `key`, unless
     /// this container holds a registration of its own there, or a decorated copy of that forward already (its own
-    /// decorators of `key` on top). Without a copy of the target, what it stored under the target's key goes: the
-    /// forward then reaches the ancestor's registration, as in the ancestor.
+    /// decorators of `key` on top). The copy of the target itself, stored under `key` while the ancestors forwarded
+    /// `key` to the target undecorated (see ``shareInheritedCopy(_:of:ticket:)``, which may read them before they
+    /// decorate `key` and store it after), gives way to the forward. Without a copy of the target, what it stored
+    /// under the target's key goes: the forward then reaches the ancestor's registration, as in the ancestor.
     func shareDecoratedForward(under key: ServiceKey, ticket: UInt64) {
         guard let parent, let forward = parent.entry(for: key) as? any ForwardTarget, forward.isDecoratedForward
         else { return }
@@ -95,9 +97,12 @@ extension Container {
             return
         }
         // The target first: a forward resolved before it is there would keep the ancestor's instance.
-        lock.withLock { compositions?.expectInheritedCopy(copy, of: target.serial, ticket: ticket) }
+        lock.withLock {
+            compositions?.expectInheritedCopy(
+                copy as _ServiceEntryBase, under: targetKey, of: target.serial, ticket: ticket)
+        }
         copy.addQuietly(to: self, under: targetKey)
-        if own == nil { forward.publishInheritedCopy(in: self, under: key, ticket: ticket) }
+        if own == nil || own === copy { forward.publishInheritedCopy(in: self, under: key, ticket: ticket) }
     }
 
     /// After ``removeAll()``: this container's decorators, which it keeps, apply again to the registrations it
@@ -160,7 +165,7 @@ extension Container {
             (compositions?.inheritedDecoration(for: decoratorKey), compositions?.inheritedSource(of: key))
         }
         guard let decorate else {
-            followForwarded(key, source: source)
+            followForwarded(key)
             return
         }
         if let source {
@@ -183,21 +188,28 @@ extension Container {
 extension Container {
     /// An ancestor registered or removed what it stored under `key`, a key this container has no decorators of:
     /// a type the ancestors forward to a registration this container holds a decorated copy of resolves that copy
-    /// here (see ``shareInheritedCopy(_:of:ticket:)``); one this container holds under `key` (of the registration
-    /// whose serial is `source`) goes once the ancestors' `key` no longer resolves that registration.
-    fileprivate func followForwarded(_ key: ServiceKey, source: UInt64?) {
+    /// here (see ``shareInheritedCopy(_:of:ticket:)``); one this container holds under `key` goes once the ancestors'
+    /// `key` no longer resolves the registration it is a copy of.
+    fileprivate func followForwarded(_ key: ServiceKey) {
         guard !key.hasOption else { return }
-        // The ticket before reading the ancestors (see ``CompositionTable/takeTicket()``).
-        let ticket: UInt64? = lock.withLock {
-            guard let table = compositions, source != nil || table.hasCopies else { return nil }
-            return table.takeTicket()
+        // What `key` holds and the ticket (see ``CompositionTable/takeTicket()``) in one hold of the lock, before
+        // the ancestors are read: a copy another thread stores there meanwhile is not taken for a registration of
+        // this container's own, and one stored from an earlier reading of the ancestors is refused.
+        let read: (ticket: UInt64, source: UInt64?, own: Bool)? = lock.withLock {
+            guard let table = compositions else { return nil }
+            let source = table.inheritedSource(of: key)
+            guard source != nil || table.hasCopies else { return nil }
+            return (table.takeTicket(), source, source == nil && services[key] != nil)
         }
-        guard let ticket else { return }
+        guard let (ticket, source, own) = read, !own else { return }
         let inherited = parent?.entry(for: key)
         if let source {
             if inherited?.serial == source { return }
             removeInheritedCopy(under: key, of: source)
-        } else if ownEntry(for: key) != nil {
+            // The removal refuses every copy made with a ticket given so far (see ``CompositionTable/noteRemoved(_:)``),
+            // another thread's included: what takes the removed copy's place is made with a later one, from the
+            // ancestors read again.
+            followForwarded(key)
             return
         }
         if inherited?.isDecoratedForward == true {
@@ -207,7 +219,10 @@ extension Container {
         guard let inherited, let copy = lock.withLock({ compositions?.publishedCopy(of: inherited) }),
             let copy = copy as? any ForwardTarget
         else { return }
-        lock.withLock { compositions?.expectInheritedCopy(copy, of: inherited.serial, ticket: ticket) }
+        lock.withLock {
+            compositions?.expectInheritedCopy(
+                copy as _ServiceEntryBase, under: key, of: inherited.serial, ticket: ticket)
+        }
         copy.addQuietly(to: self, under: key)
     }
 }
