@@ -39,8 +39,8 @@ import Testing
     ) async throws -> (shared: Bool, released: Int) {
         let released = Collected<Int>()
         let container = Container()
-        container.register(Service.self) { _ in make(released) }
-        container.register(Consumer.self) { r in
+        container.register(Service.self) { (_: AsyncResolver) async in make(released) }
+        container.register(Consumer.self) { (r: AsyncResolver) async throws in
             let first = tracked(try await r.require(Service.self))
             let second = tracked(try await r.require(Service.self))
             return Consumer(sameInstance: first === second)
