@@ -89,7 +89,7 @@ final class AsyncGraph: @unchecked Sendable {
         waiting: AsyncContext?
     ) -> AsyncClaim {
         if let build = slots[ObjectIdentifier(entry)] {
-            if case .made(let made) = build.state { return .stored(made) }
+            if let made = build.made { return .stored(made) }
             return .wait(build)
         }
         let build = newBuildLocked(key: key)
@@ -219,70 +219,6 @@ extension AsyncGraph {
             swap(&graph.spareBuilds, &emptied.spareBuilds)
         }
         spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
-    }
-}
-
-/// A shared instance being made by an async factory, which other tasks may wait for.
-final class AsyncBuild: @unchecked Sendable {
-    enum Outcome {
-        case made(Made)
-        /// The build failed (or was cancelled): the waiter tries again, perhaps building it itself.
-        case retry
-        /// Waiting would never end: the build waits, directly or not, for the waiter. The path of the cycle.
-        case cycle([String])
-        /// The waiting task was cancelled: it stops waiting, the build goes on for the others.
-        case cancelled
-    }
-
-    /// A task waiting for the build: its continuation, and a token to find it by when the task is cancelled.
-    struct Waiter {
-        let token: ObjectIdentifier
-        let continuation: CheckedContinuation<Outcome, Never>
-    }
-
-    /// Set again when a graph reuses the build (see ``AsyncGraph/newBuildLocked(key:)``).
-    @exclusivity(unchecked) var key: ServiceKey
-    /// Guarded by ``AsyncBuilds/lock``.
-    @exclusivity(unchecked) var waiters: [Waiter] = []
-    /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
-    @exclusivity(unchecked) var waitsFor = BuildList()
-    /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
-    /// that holds an instance of any type goes through the optional's value witnesses, on every build.
-    @exclusivity(unchecked) var state = State.running
-
-    /// A build's ``Outcome``, or that it is still running.
-    enum State {
-        case running
-        case made(Made)
-        case retry
-        case cycle([String])
-        case cancelled
-    }
-
-    init(key: ServiceKey) {
-        self.key = key
-    }
-
-    /// How the build ended; nil while it runs.
-    var outcome: Outcome? {
-        get {
-            switch state {
-            case .running: return nil
-            case .made(let made): return .made(made)
-            case .retry: return .retry
-            case .cycle(let path): return .cycle(path)
-            case .cancelled: return .cancelled
-            }
-        }
-        set {
-            switch newValue {
-            case nil: state = .running
-            case .made(let made)?: state = .made(made)
-            case .retry?: state = .retry
-            case .cycle(let path)?: state = .cycle(path)
-            case .cancelled?: state = .cancelled
-            }
-        }
     }
 }
 

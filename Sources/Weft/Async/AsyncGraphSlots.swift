@@ -43,7 +43,7 @@ struct AsyncGraphSlots {
     mutating func takeUnpublished() -> [(entry: _ServiceEntryBase, made: Made)] {
         var taken: [(entry: _ServiceEntryBase, made: Made)] = []
         for position in slots.indices where slots[position].publishes {
-            guard case .made(let made) = slots[position].build.state else { continue }
+            guard let made = slots[position].build.made else { continue }
             slots[position].publishes = false
             taken.append((slots[position].entry.takeUnretainedValue(), made))
         }
@@ -76,7 +76,7 @@ struct AsyncGraphSlots {
         while let slot = slots.popLast() {
             guard slot.spare else { continue }
             let build = slot.build
-            build.state = .running
+            build.clear()
             spares.append(build)
         }
     }

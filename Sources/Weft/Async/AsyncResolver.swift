@@ -302,6 +302,9 @@ extension Container {
 /// exactly one caller at a time, or shares one that the container keeps, as a synchronous resolve does.
 struct Made: @unchecked Sendable {
     let value: Any
+
+    /// Where, in a `Made`, its `Any` keeps the type of its value: after the three words of its value buffer.
+    static let typeOffset = 3 * MemoryLayout<Int>.size
 }
 
 /// Runtime arguments, handed to the engine and on to the factory that takes them.

@@ -29,13 +29,13 @@ extension Container {
         }
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
-            case .stored(let made):
-                return Self.instance(made, as: Service.self)
+            case .stored(var made):
+                return Self.instance(&made, as: Service.self)
             case .wait(let build):
                 guard
-                    let made = try await Self.waitForGraphBuild(build, key: key, context: context.takeUnretainedValue())
+                    var made = try await Self.waitForGraphBuild(build, key: key, context: context.takeUnretainedValue())
                 else { continue }
-                return Self.instance(made, as: Service.self)
+                return Self.instance(&made, as: Service.self)
             case .build(let build):
                 do {
                     let inner = context._withUnsafeGuaranteedRef { context in
@@ -99,7 +99,7 @@ extension Container {
         }
         // Usually no other task asked meanwhile: the instance moves into the build, without a copy to release.
         context._withUnsafeGuaranteedRef { $0.withInnermostBuild { $0.waitsFor.remove(build) } }
-        build.state = .made(made)
+        build.finish(with: made)
         graph._withUnsafeGuaranteedRef { $0.lock.unlock() }
     }
 
@@ -112,7 +112,7 @@ extension Container {
         context: Unmanaged<AsyncContext>,
         as _: Service.Type
     ) -> Service {
-        let instance = Self.instance(made, as: Service.self)
+        let instance = Self.instance(&made, as: Service.self)
         finishGraphBuild(build, made: made, context: context)
         return instance
     }
@@ -151,15 +151,24 @@ extension Container {
     /// The instance of a graph slot of an exact registration for `Service`, which its typed factory made (called
     /// directly, or through the erased factory that wraps it): a `Service`, cast once, without the check
     /// ``cast(_:key:context:)`` makes first for registrations whose instances may be of another type.
-    private static func instance<Service>(_ made: Made, as _: Service.Type) -> Service {
+    private static func instance<Service>(_ made: UnsafePointer<Made>, as _: Service.Type) -> Service {
         // The typed factory's instance went into `Any` as a `Service`, so the box holds a value whose type is exactly
         // `Service` (for a protocol type, the existential itself, not the type inside it), read back without asking
         // the runtime to cast it: a cast to a protocol type looks up the conformance.
+        //
+        // A value of a type that holds one reference (a class, or an existential only classes adopt: the usual
+        // service) small enough for the `Any`'s buffer is read in place (see `AsyncBuild.release(_:)` for the
+        // layout): opening the `Any` copies its value and calls a generic function with it.
+        let raw = UnsafeRawPointer(made)
+        let type = raw.load(fromByteOffset: Made.typeOffset, as: Any.Type.self)
+        if type == Service.self, MemoryLayout<Service>.size <= Made.typeOffset, TypeKind.holdsOneReference(type) {
+            return raw.assumingMemoryBound(to: Service.self).pointee
+        }
         func read<Boxed>(_ boxed: Boxed) -> Service {
             if Boxed.self == Service.self { return unsafeBitCast(boxed, to: Service.self) }
             return boxed as! Service
         }
-        return _openExistential(made.value, do: read)
+        return _openExistential(made.pointee.value, do: read)
     }
 
     /// What `key`'s registration made, as `Service`; a ``ResolutionError/Reason/typeMismatch`` when it is not one.

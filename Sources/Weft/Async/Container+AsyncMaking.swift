@@ -79,7 +79,7 @@ extension Container {
                 let made = try await self.build(recipe, step: step, context: context)
                 AsyncBuilds.lock.withLock {
                     // Made: later claims in the graph take it at once (the waiters are woken when the claim ends).
-                    build.state = .made(made)
+                    build.finish(with: made)
                     // Into the registration's storage only when a synchronous part of the graph may look.
                     if recipe.hasCallbacks {
                         graph.stored.append(entry)
