@@ -60,7 +60,7 @@ extension Container {
         if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
         try enterNested(entry, key: key, state: state)
         // After the catch below, which reads the path with this frame still on it.
-        defer { leaveNested(fields) }
+        defer { leaveNested(fields, key: key) }
         do {
             return try entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
@@ -98,10 +98,10 @@ extension Container {
             )
         } catch {
             let path = pathForFailure(of: error, state: state)
-            leaveNested(fields)
+            leaveNested(fields, key: key)
             try throwFactoryFailed(error, key: key, path: path)
         }
-        leaveNested(fields)
+        leaveNested(fields, key: key)
         return fields.pointee.made.load(at: fields.pointee.made.count &- 1, as: Service.self)
     }
 
@@ -122,11 +122,16 @@ extension Container {
     }
 
     /// Undoes ``enterNested(_:key:state:)`` once the factory returned or failed: what `build` and `finish` do
-    /// then when nothing follows the factory.
+    /// then when nothing follows the factory. `key` is the frame's: without a name or an option (known where this
+    /// is inlined into an entry point without a name), the frame has nothing beside the stack to pop.
     @inline(__always)
-    func leaveNested(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+    func leaveNested(_ fields: UnsafeMutablePointer<ResolutionState.Fields>, key: ServiceKey) {
         fields.pointee.factoriesRunning &-= 1
-        fields.pointee.frames.pop()
+        if key.name == nil && !key.hasOption {
+            fields.pointee.frames.popPlain()
+        } else {
+            fields.pointee.frames.pop()
+        }
         fields.pointee.depth &-= 1
     }
 

@@ -46,7 +46,7 @@ extension Container {
         fields.pointee.factoriesRunning = 1
         var failed = false
         // After the catch below, which reads the path with the frame still on it.
-        defer { leaveTopLevel(found, state: state, failed: failed) }
+        defer { leaveTopLevel(found, key: key, state: state, failed: failed) }
         do {
             return try entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
@@ -79,7 +79,7 @@ extension Container {
     /// What follows the factory of ``makeTopLevel(_:key:state:)``: ends the resolve when it failed or when
     /// nothing follows; otherwise leaves it open for ``completeTopLevel(_:found:key:state:)``.
     @inline(__always)
-    func leaveTopLevel(_ found: Lookup, state: ResolutionState, failed: Bool) {
+    func leaveTopLevel(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
         let fields = state.fields
         fields.pointee.factoriesRunning = 0
         if !failed,
@@ -89,7 +89,12 @@ extension Container {
             fields.pointee.frames[0].inFactory = false
             return
         }
-        fields.pointee.frames.pop()
+        // As in `leaveNested(_:key:)`.
+        if key.name == nil && !key.hasOption {
+            fields.pointee.frames.popPlain()
+        } else {
+            fields.pointee.frames.pop()
+        }
         finish(state, restoring: nil, failed: failed)
     }
 
