@@ -90,7 +90,8 @@ extension Container {
     @inlinable @inline(__always)
     func noteUse(of entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
         let fields = state.fields
-        if fields.pointee.graphRecorder != nil || !fields.pointee.sharedBuilds.isEmpty {
+        // A recorder or a shared build (or a preparation, for which there is nothing to note): one compare.
+        if fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing != 0 {
             try noteRecordedUse(of: entry, scoped: scoped, state: state)
         }
     }

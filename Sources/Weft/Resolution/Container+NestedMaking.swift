@@ -27,8 +27,10 @@ extension Container {
     @inline(__always)
     func canMakeNested<Service>(_ found: Lookup, as _: Service.Type, state: ResolutionState) -> Bool {
         let fields = state.fields
-        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks, fields.pointee.graphRecorder == nil,
-            fields.pointee.preparationFrame != fields.pointee.frames.count,
+        // No recorder, preparation or shared build (see `ResolutionState.Fields.busy`): stricter than the general
+        // path needs (a preparation for another frame, a shared build further out), and one compare.
+        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks,
+            fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing == 0,
             let graph = fields.pointee.graph
         else { return false }
         switch found.policy {
@@ -57,7 +59,7 @@ extension Container {
     func makeNestedTransient<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
         let fields = state.fields
         let entry = found.entry
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        // No shared build records this use: ``canMakeNested(_:as:state:)`` found none.
         try enterNested(entry, key: key, state: state)
         // After the catch below, which reads the path with this frame still on it.
         defer { leaveNested(fields, key: key) }
@@ -77,7 +79,7 @@ extension Container {
         let fields = state.fields
         let entry = found.entry
         let graph = fields.pointee.graph.unsafelyUnwrapped
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        // No shared build records this use: ``canMakeNested(_:as:state:)`` found none.
         if let index = madeIndex(of: entry, in: graph, state: state) {
             keepIfOther(fields)
             return try madeInstance(at: index, key: key, state: state)

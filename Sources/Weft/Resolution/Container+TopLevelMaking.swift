@@ -78,8 +78,31 @@ extension Container {
 
     /// What follows the factory of ``makeTopLevel(_:key:state:)``: ends the resolve when it failed or when
     /// nothing follows; otherwise leaves it open for ``completeTopLevel(_:found:key:state:)``.
+    ///
+    /// The usual case (the factory returned, and the graph neither queued nor kept anything) is the few stores of
+    /// `finish(_:restoring:failed:)` at depth 1 with nothing to complete, written here so that it stays small
+    /// enough to be inlined where the factory returns; every other case is ``leaveTopLevelInFull(_:key:state:failed:)``.
     @inline(__always)
     func leaveTopLevel(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
+        let fields = state.fields
+        if !failed, key.name == nil, !key.hasOption, fields.pointee.depth == 1,
+            fields.pointee.busy & ResolutionState.Fields.keepingOrQueueing == 0, fields.pointee.made.isEmpty,
+            found.policy == .transient || fields.pointee.graph == fields.pointee.privateGraph
+        {
+            fields.pointee.factoriesRunning = 0
+            fields.pointee.frames.popPlain()
+            fields.pointee.depth = 0
+            fields.pointee.graph = nil
+            fields.pointee.privateGraph = nil
+            fields.pointee.topContainer = ResolutionState.Fields.noContainer
+            return
+        }
+        leaveTopLevelInFull(found, key: key, state: state, failed: failed)
+    }
+
+    /// ``leaveTopLevel(_:key:state:failed:)`` for every case.
+    @inline(never)
+    func leaveTopLevelInFull(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
         let fields = state.fields
         fields.pointee.factoriesRunning = 0
         if !failed,
@@ -89,12 +112,7 @@ extension Container {
             fields.pointee.frames[0].inFactory = false
             return
         }
-        // As in `leaveNested(_:key:)`.
-        if key.name == nil && !key.hasOption {
-            fields.pointee.frames.popPlain()
-        } else {
-            fields.pointee.frames.pop()
-        }
+        fields.pointee.frames.pop()
         finish(state, restoring: nil, failed: failed)
     }
 
