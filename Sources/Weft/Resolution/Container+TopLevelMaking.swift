@@ -79,14 +79,15 @@ extension Container {
     /// What follows the factory of ``makeTopLevel(_:key:state:)``: ends the resolve when it failed or when
     /// nothing follows; otherwise leaves it open for ``completeTopLevel(_:found:key:state:)``.
     ///
-    /// The usual case (the factory returned, and the graph neither queued nor kept anything) is the few stores of
-    /// `finish(_:restoring:failed:)` at depth 1 with nothing to complete, written here so that it stays small
-    /// enough to be inlined where the factory returns; every other case is ``leaveTopLevelInFull(_:key:state:failed:)``.
+    /// The usual case (the factory returned, and the graph queued and kept nothing but instances that live only in
+    /// its records) is the few stores of `finish(_:restoring:failed:)` at depth 1 and the release of those records,
+    /// written here so that it stays small enough to be inlined where the factory returns; every other case is
+    /// ``leaveTopLevelInFull(_:key:state:failed:)``.
     @inline(__always)
     func leaveTopLevel(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
         let fields = state.fields
         if !failed, key.name == nil, !key.hasOption, fields.pointee.depth == 1,
-            fields.pointee.busy & ResolutionState.Fields.keepingOrQueueing == 0, fields.pointee.made.isEmpty,
+            fields.pointee.busy & ResolutionState.Fields.keepingOrQueueing == 0, fields.pointee.made.stored == 0,
             found.policy == .transient || fields.pointee.graph == fields.pointee.privateGraph
         {
             fields.pointee.factoriesRunning = 0
@@ -95,9 +96,23 @@ extension Container {
             fields.pointee.graph = nil
             fields.pointee.privateGraph = nil
             fields.pointee.topContainer = ResolutionState.Fields.noContainer
+            // What `completeGraph(_:graph:failed:)` does when no record is in storage and nothing else is held.
+            if !fields.pointee.made.isEmpty { releaseMade(fields) }
             return
         }
         leaveTopLevelInFull(found, key: key, state: state, failed: failed)
+    }
+
+    /// Releases the records of the top-level resolve that just ended, newest first, each in place (see
+    /// `completeGraph(_:graph:failed:)`, whose last step this is).
+    @inline(never)
+    func releaseMade(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+        let first = fields.pointee.made.mark
+        while fields.pointee.made.count > first {
+            let last = fields.pointee.made.count - 1
+            fields.pointee.made.destroy(at: last)
+            fields.pointee.made.count = last
+        }
     }
 
     /// ``leaveTopLevel(_:key:state:failed:)`` for every case.
