@@ -103,8 +103,25 @@ extension Container {
             leaveNested(fields, key: key)
             try throwFactoryFailed(error, key: key, path: path)
         }
+        let index = fields.pointee.made.count &- 1
+        // The factory let the graph escape (a `Lazy` or `Provider` took it): `graphEscapes(_:)` put the graph's
+        // instances into their storage, but this one was not recorded yet, so it goes there now, as `keep` puts
+        // an instance of a graph that is no longer private, for a later resolve in the same graph to find.
+        if fields.pointee.privateGraph != graph { storeEscapedInstance(at: index, graph: graph, fields: fields) }
         leaveNested(fields, key: key)
-        return fields.pointee.made.load(at: fields.pointee.made.count &- 1, as: Service.self)
+        return fields.pointee.made.load(at: index, as: Service.self)
+    }
+
+    /// Puts the instance recorded at `index` into its registration's storage for `graph` too, as
+    /// `graphEscapes(_:)` does for each record of a graph that escapes.
+    @inline(never)
+    func storeEscapedInstance(
+        at index: Int,
+        graph: GraphIdentifier,
+        fields: UnsafeMutablePointer<ResolutionState.Fields>
+    ) {
+        fields.pointee.made.setInStorage(at: index)
+        fields.pointee.made[index].entry.object.store(fields.pointee.made.erased(at: index), inGraph: graph)
     }
 
     /// What `begin(_:graph:)` and `build(_:key:state:claimed:produce:)` do before a factory inside a graph, in the
