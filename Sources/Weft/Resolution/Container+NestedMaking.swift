@@ -104,10 +104,11 @@ extension Container {
             try throwFactoryFailed(error, key: key, path: path)
         }
         let index = fields.pointee.made.count &- 1
-        // The factory let the graph escape (a `Lazy` or `Provider` took it): `graphEscapes(_:)` put the graph's
-        // instances into their storage, but this one was not recorded yet, so it goes there now, as `keep` puts
-        // an instance of a graph that is no longer private, for a later resolve in the same graph to find.
-        if fields.pointee.privateGraph != graph { storeEscapedInstance(at: index, graph: graph, fields: fields) }
+        // The factory let the graph escape (a `Lazy` or `Provider` took it; the private graph, this one when the
+        // factory started, is then nil): `graphEscapes(_:)` put the graph's instances into their storage, but this
+        // one was not recorded yet, so it goes there now, as `keep` puts an instance of a graph that is no longer
+        // private, for a later resolve in the same graph to find.
+        if fields.pointee.privateGraph == nil { storeEscapedInstance(at: index, graph: graph, fields: fields) }
         leaveNested(fields, key: key)
         return fields.pointee.made.load(at: index, as: Service.self)
     }
