@@ -86,7 +86,8 @@ extension Container {
     @inline(__always)
     func leaveTopLevel(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
         let fields = state.fields
-        if !failed, key.name == nil, !key.hasOption, fields.pointee.depth == 1,
+        // Only its own frame is left on the path (what `finish` clears otherwise).
+        if !failed, key.name == nil, !key.hasOption, fields.pointee.depth == 1, fields.pointee.frames.count == 1,
             fields.pointee.busy & ResolutionState.Fields.keepingOrQueueing == 0, fields.pointee.made.stored == 0,
             found.policy == .transient || fields.pointee.graph == fields.pointee.privateGraph
         {
