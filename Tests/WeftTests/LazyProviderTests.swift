@@ -77,8 +77,9 @@ import Weft
         init(lazyOwner: Lazy<KennelOwner>) { self.lazyOwner = lazyOwner }
     }
 
+    /// Holds its kennel weakly: the kennel's `Lazy` keeps its owner, and the test leaks nothing.
     final class KennelOwner {
-        let kennel: Kennel
+        weak var kennel: Kennel?
         init(kennel: Kennel) { self.kennel = kennel }
     }
 
