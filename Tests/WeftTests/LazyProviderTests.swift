@@ -70,6 +70,39 @@ import Weft
         #expect(owner.lazyDog.instance === owner.dog)
     }
 
+    /// A graph-scoped `Kennel` whose factory resolves a `Lazy` (which lets the graph escape) and that is itself
+    /// resolved inside another factory: the `Lazy`, used after the resolve, finds that same kennel in the graph.
+    final class Kennel {
+        let lazyOwner: Lazy<KennelOwner>
+        init(lazyOwner: Lazy<KennelOwner>) { self.lazyOwner = lazyOwner }
+    }
+
+    /// Holds its kennel weakly: the kennel's `Lazy` keeps its owner, and the test leaks nothing.
+    final class KennelOwner {
+        weak var kennel: Kennel?
+        init(kennel: Kennel) { self.kennel = kennel }
+    }
+
+    final class Town {
+        let kennel: Kennel
+        init(kennel: Kennel) { self.kennel = kennel }
+    }
+
+    @Test func lazyFindsTheGraphInstanceOfTheNestedFactoryThatResolvedIt() throws {
+        let container = Container()
+        let kennels = Counter()
+        container.register(Town.self) { r in Town(kennel: r.resolve(Kennel.self)!) }
+        container.register(Kennel.self) { r in
+            kennels.increment()
+            return Kennel(lazyOwner: r.resolve(Lazy<KennelOwner>.self)!)
+        }
+        container.register(KennelOwner.self) { r in KennelOwner(kennel: r.resolve(Kennel.self)!) }
+
+        let town = try #require(container.resolve(Town.self))
+        #expect(town.kennel.lazyOwner.instance.kennel === town.kennel)
+        #expect(kennels.value == 1)
+    }
+
     @Test func lazyInTransientScopeMakesItsOwnInstance() throws {
         let container = container(scope: .transient)
 

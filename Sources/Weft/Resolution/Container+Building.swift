@@ -90,7 +90,10 @@ extension Container {
     @inlinable @inline(__always)
     func noteUse(of entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
         let fields = state.fields
-        if fields.pointee.graphRecorder != nil || !fields.pointee.sharedBuilds.isEmpty {
+        // A recorder or a shared build (or a preparation, for which there is nothing to note): one test.
+        if fields.pointee.busy & (ResolutionState.Fields.recordingOrPreparing | ResolutionState.Fields.buildingShared)
+            != 0
+        {
             try noteRecordedUse(of: entry, scoped: scoped, state: state)
         }
     }

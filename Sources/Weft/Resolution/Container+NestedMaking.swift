@@ -27,8 +27,10 @@ extension Container {
     @inline(__always)
     func canMakeNested<Service>(_ found: Lookup, as _: Service.Type, state: ResolutionState) -> Bool {
         let fields = state.fields
-        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks, fields.pointee.graphRecorder == nil,
-            fields.pointee.preparationFrame != fields.pointee.frames.count,
+        // No recorder or preparation (see `ResolutionState.Fields.busy`): stricter than the general path needs (a
+        // preparation for another frame), and one compare.
+        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks,
+            fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing == 0,
             let graph = fields.pointee.graph
         else { return false }
         switch found.policy {
@@ -55,12 +57,53 @@ extension Container {
     /// arguments on every nested resolve.
     @inline(__always)
     func makeNestedTransient<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        // Known where this is inlined into an entry point without a name.
+        if key.name == nil && !key.hasOption { return try makeNestedTransient(found, plainKey: key, state: state) }
+        return try makeNestedTransient(found, sideKey: key, state: state)
+    }
+
+    /// ``makeNestedTransient(_:key:state:)`` for a key with a name or an option, in a call of its own: the entry
+    /// point without a name never calls it, and inlined there it would still weigh in the optimizer's choice of
+    /// what else to inline.
+    @inline(never)
+    func makeNestedTransient<Service>(
+        _ found: Lookup,
+        sideKey key: ServiceKey,
+        state: ResolutionState
+    ) throws -> Service {
         let fields = state.fields
         let entry = found.entry
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        try recordDependencyIfBuildingShared(entry, state: state)
         try enterNested(entry, key: key, state: state)
         // After the catch below, which reads the path with this frame still on it.
-        defer { leaveNested(fields) }
+        defer { leaveNested(fields, key: key) }
+        do {
+            return try entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
+            }
+        } catch {
+            try throwFactoryFailed(error, key: key, path: pathForFailure(of: error, state: state))
+        }
+    }
+
+    /// ``makeNestedTransient(_:key:state:)`` for a key without a name or an option, whose frame has nothing beside
+    /// the stack: leaving it is three decrements, which the `defer` inlines where the factory returns.
+    @inline(__always)
+    func makeNestedTransient<Service>(
+        _ found: Lookup,
+        plainKey key: ServiceKey,
+        state: ResolutionState
+    ) throws -> Service {
+        let fields = state.fields
+        let entry = found.entry
+        try recordDependencyIfBuildingShared(entry, state: state)
+        try enterNested(entry, key: key, state: state)
+        // After the catch below, which reads the path with this frame still on it.
+        defer {
+            fields.pointee.factoriesRunning &-= 1
+            fields.pointee.frames.popPlain()
+            fields.pointee.depth &-= 1
+        }
         do {
             return try entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
@@ -77,7 +120,7 @@ extension Container {
         let fields = state.fields
         let entry = found.entry
         let graph = fields.pointee.graph.unsafelyUnwrapped
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, state: state) }
+        try recordDependencyIfBuildingShared(entry, state: state)
         if let index = madeIndex(of: entry, in: graph, state: state) {
             keepIfOther(fields)
             return try madeInstance(at: index, key: key, state: state)
@@ -98,11 +141,37 @@ extension Container {
             )
         } catch {
             let path = pathForFailure(of: error, state: state)
-            leaveNested(fields)
+            leaveNested(fields, key: key)
             try throwFactoryFailed(error, key: key, path: path)
         }
-        leaveNested(fields)
-        return fields.pointee.made.load(at: fields.pointee.made.count &- 1, as: Service.self)
+        let index = fields.pointee.made.count &- 1
+        // The factory let the graph escape (a `Lazy` or `Provider` took it; the private graph, this one when the
+        // factory started, is then nil): `graphEscapes(_:)` put the graph's instances into their storage, but this
+        // one was not recorded yet, so it goes there now, as `keep` puts an instance of a graph that is no longer
+        // private, for a later resolve in the same graph to find.
+        if fields.pointee.privateGraph == nil { storeEscapedInstance(at: index, graph: graph, fields: fields) }
+        leaveNested(fields, key: key)
+        return fields.pointee.made.load(at: index, as: Service.self)
+    }
+
+    /// Puts the instance recorded at `index` into its registration's storage for `graph` too, as
+    /// `graphEscapes(_:)` does for each record of a graph that escapes.
+    @inline(never)
+    func storeEscapedInstance(
+        at index: Int,
+        graph: GraphIdentifier,
+        fields: UnsafeMutablePointer<ResolutionState.Fields>
+    ) {
+        fields.pointee.made.setInStorage(at: index)
+        fields.pointee.made[index].entry.object.store(fields.pointee.made.erased(at: index), inGraph: graph)
+    }
+
+    /// What the general path does first when a shared instance is being made: records `entry` as its dependency.
+    @inline(__always)
+    func recordDependencyIfBuildingShared(_ entry: EntryReference, state: ResolutionState) throws {
+        if state.fields.pointee.busy & ResolutionState.Fields.buildingShared != 0 {
+            try recordDependency(entry, state: state)
+        }
     }
 
     /// What `begin(_:graph:)` and `build(_:key:state:claimed:produce:)` do before a factory inside a graph, in the
@@ -122,11 +191,16 @@ extension Container {
     }
 
     /// Undoes ``enterNested(_:key:state:)`` once the factory returned or failed: what `build` and `finish` do
-    /// then when nothing follows the factory.
+    /// then when nothing follows the factory. `key` is the frame's: without a name or an option (known where this
+    /// is inlined into an entry point without a name), the frame has nothing beside the stack to pop.
     @inline(__always)
-    func leaveNested(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+    func leaveNested(_ fields: UnsafeMutablePointer<ResolutionState.Fields>, key: ServiceKey) {
         fields.pointee.factoriesRunning &-= 1
-        fields.pointee.frames.pop()
+        if key.name == nil && !key.hasOption {
+            fields.pointee.frames.popPlain()
+        } else {
+            fields.pointee.frames.pop()
+        }
         fields.pointee.depth &-= 1
     }
 

@@ -46,7 +46,7 @@ extension Container {
         fields.pointee.factoriesRunning = 1
         var failed = false
         // After the catch below, which reads the path with the frame still on it.
-        defer { leaveTopLevel(found, state: state, failed: failed) }
+        defer { leaveTopLevel(found, key: key, state: state, failed: failed) }
         do {
             return try entry._withUnsafeGuaranteedRef {
                 try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
@@ -78,8 +78,47 @@ extension Container {
 
     /// What follows the factory of ``makeTopLevel(_:key:state:)``: ends the resolve when it failed or when
     /// nothing follows; otherwise leaves it open for ``completeTopLevel(_:found:key:state:)``.
+    ///
+    /// The usual case (the factory returned, and the graph queued and kept nothing but instances that live only in
+    /// its records) is the few stores of `finish(_:restoring:failed:)` at depth 1 and the release of those records,
+    /// written here so that it stays small enough to be inlined where the factory returns; every other case is
+    /// ``leaveTopLevelInFull(_:key:state:failed:)``.
     @inline(__always)
-    func leaveTopLevel(_ found: Lookup, state: ResolutionState, failed: Bool) {
+    func leaveTopLevel(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
+        let fields = state.fields
+        // Only its own frame is left on the path (what `finish` clears otherwise).
+        if !failed, key.name == nil, !key.hasOption, fields.pointee.depth == 1, fields.pointee.frames.count == 1,
+            fields.pointee.busy & ResolutionState.Fields.keepingOrQueueing == 0, fields.pointee.made.stored == 0,
+            found.policy == .transient || fields.pointee.graph == fields.pointee.privateGraph
+        {
+            fields.pointee.factoriesRunning = 0
+            fields.pointee.frames.popPlain()
+            fields.pointee.depth = 0
+            fields.pointee.graph = nil
+            fields.pointee.privateGraph = nil
+            fields.pointee.topContainer = ResolutionState.Fields.noContainer
+            // What `completeGraph(_:graph:failed:)` does when no record is in storage and nothing else is held.
+            if !fields.pointee.made.isEmpty { releaseMade(fields) }
+            return
+        }
+        leaveTopLevelInFull(found, key: key, state: state, failed: failed)
+    }
+
+    /// Releases the records of the top-level resolve that just ended, newest first, each in place (see
+    /// `completeGraph(_:graph:failed:)`, whose last step this is).
+    @inline(never)
+    func releaseMade(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
+        let first = fields.pointee.made.mark
+        while fields.pointee.made.count > first {
+            let last = fields.pointee.made.count - 1
+            fields.pointee.made.destroy(at: last)
+            fields.pointee.made.count = last
+        }
+    }
+
+    /// ``leaveTopLevel(_:key:state:failed:)`` for every case.
+    @inline(never)
+    func leaveTopLevelInFull(_ found: Lookup, key: ServiceKey, state: ResolutionState, failed: Bool) {
         let fields = state.fields
         fields.pointee.factoriesRunning = 0
         if !failed,

@@ -90,6 +90,13 @@ struct FrameStack {
         if frame.pointee.keyIndex >= 0 || frame.pointee.originIndex >= 0 { popSide(of: frame.pointee) }
     }
 
+    /// ``pop()`` for a frame known to have nothing beside the stack: pushed for a key without a name or an option,
+    /// and without an origin.
+    @inline(__always)
+    mutating func popPlain() {
+        count &-= 1
+    }
+
     /// Keeps the whole key of a frame being pushed beside the stack and returns where. Out of line, as
     /// ``popSide(of:)`` is, so that the usual push (no name, no option, no origin) stays small where inlined.
     @inline(never)

@@ -39,28 +39,30 @@ struct PendingCompletion {
         var privateGraph: GraphIdentifier?
         var frames = FrameStack()
         var factoriesRunning = 0
-        var pending: [PendingCompletion] = []
+        var pending: [PendingCompletion] = [] { didSet { note(Self.queueing, pending.isEmpty) } }
         /// The instances the graph made or used from a shared scope (kept alive until the top-level resolve
         /// ends, and discarded from storage when it fails), with the records of nested top-level resolves
         /// that deinits start while it ends.
         var made = MadeRecords()
-        var claims = ClaimList()
-        var adopted: [any InstanceHolder] = []
+        var claims = ClaimList() { didSet { note(Self.claiming, claims.isEmpty) } }
+        var adopted: [any InstanceHolder] = [] { didSet { note(Self.adopting, adopted.isEmpty) } }
         /// The container the top-level resolve was asked of; ``noContainer`` when idle. Not optional, so that
         /// comparing it with a container on every nested resolve is a single compare.
         var topContainer = Fields.noContainer
         /// Other containers resolved through during the top-level resolve, kept alive until it ends
         /// because ``made`` and ``frames`` refer to their registrations without retaining them.
-        var keptContainers: [Container] = []
+        var keptContainers: [Container] = [] { didSet { note(Self.keeping, keptContainers.isEmpty) } }
         /// The shared registrations whose instances are being made (factory or callbacks), innermost last:
         /// what a resolve uses meanwhile is recorded as their dependency, for invalidation.
-        @usableFromInline var sharedBuilds: [EntryReference] = []
+        @usableFromInline var sharedBuilds: [EntryReference] = [] {
+            didSet { note(Self.buildingShared, sharedBuilds.isEmpty) }
+        }
         /// A caller's preparation for the instance made at frame index ``preparationFrame`` (see
         /// `Resolver.require(_:name:preparing:)`).
-        var preparation: ((Any) throws -> Void)?
+        var preparation: ((Any) throws -> Void)? { didSet { note(Self.preparing, preparation == nil) } }
         var preparationFrame = -1
         /// Records who resolves what while ``Container/verify(strict:)`` builds in its throwaway copy; nil otherwise.
-        @usableFromInline var graphRecorder: GraphRecorder?
+        @usableFromInline var graphRecorder: GraphRecorder? { didSet { note(Self.recording, graphRecorder == nil) } }
         var nextGraph: UInt64 = 0
         var graphBlockEnd: UInt64 = 0
         /// The `Lazy` or `Provider` whose factory is asking for its service, with the frame count at the ask:
@@ -68,6 +70,32 @@ struct PendingCompletion {
         var wrapperRequest: (frames: Int, wrapper: any InstanceWrapper.Type)?
         /// Below this stack address no new instance is started (see ``StackGuard``); 0 for no check.
         var stackLimit: UInt = 0
+        /// What is going on beside the plain making of instances, one bit a field that says so (see the masks
+        /// below): zero exactly when nothing is, so that the hot path tests for any of it with one compare. Kept
+        /// by the observers of those fields, so no change of them can miss it.
+        @usableFromInline private(set) var busy: UInt8 = 0
+
+        private static var recording: UInt8 { 1 }
+        private static var preparing: UInt8 { 2 }
+        private static var queueing: UInt8 { 8 }
+        private static var claiming: UInt8 { 16 }
+        private static var adopting: UInt8 { 32 }
+        private static var keeping: UInt8 { 64 }
+
+        /// The bits of ``busy`` set while a verification records (``graphRecorder``) or a caller prepares an
+        /// instance (``preparation``): a resolve then records or prepares, which the nested path does not.
+        @usableFromInline static var recordingOrPreparing: UInt8 { recording | preparing }
+        /// The bit of ``busy`` set while a shared instance is being made (``sharedBuilds``): what a resolve uses
+        /// meanwhile is recorded as its dependency.
+        @usableFromInline static var buildingShared: UInt8 { 4 }
+        /// The bits of ``busy`` set while the graph holds anything its end must complete beside ``made``: queued
+        /// callbacks, claims, adopted instances, kept containers, shared builds.
+        static var keepingOrQueueing: UInt8 { queueing | claiming | adopting | keeping | buildingShared }
+
+        /// Sets `bit` of ``busy`` unless `clear`.
+        private mutating func note(_ bit: UInt8, _ clear: Bool) {
+            busy = clear ? busy & ~bit : busy | bit
+        }
     }
 
     @usableFromInline let fields: UnsafeMutablePointer<Fields>
