@@ -13,20 +13,15 @@ extension ServiceEntry {
             scope = objectScope
             behavior = ScopeBehavior.of(objectScope)
             policy = Self.policy(of: behavior)
-            defer {
-                madeStorage = nil
-                typedShared = nil
-                gatedStorage = nil
-            }
-            return (madeStorage, typedShared, gatedStorage, scopeFollowers)
+            return (slot.takeStorages(), scopeFollowers)
         }
         weft_registry_changed()
         // Released outside the lock: a deinit may call back into the container.
-        Self.free(dropped.1)
-        withExtendedLifetime(dropped.0) {}
-        withExtendedLifetime(dropped.2) {}
+        Slot.free(dropped.0.typed)
+        withExtendedLifetime(dropped.0.made) {}
+        withExtendedLifetime(dropped.0.gated) {}
         // A decorated forward keeps its instances in the scope of the registration it forwards to.
-        for follower in (dropped.3 ?? [:]).values { follower.inObjectScope(objectScope) }
+        for follower in (dropped.1 ?? [:]).values { follower.inObjectScope(objectScope) }
         return self
     }
 

@@ -9,6 +9,8 @@ import WeftAtomics
 ///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
 /// ```
 public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
+    @usableFromInline typealias Slot = InstanceSlot<Service>
+
     /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil), as
     /// registered. A `let`: calling a stored closure that cannot change borrows it, where a `var` would be
     /// retained and released around every call.
@@ -26,14 +28,6 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.
     @usableFromInline let lock = InlineLock()
     @exclusivity(unchecked) var scope: any ObjectScopeProtocol
-    /// A built-in scope's storage, Weft's own code, called under the lock; nil until first needed.
-    @exclusivity(unchecked) var madeStorage: (any InstanceStorage)?
-    /// A custom scope's storage, user code, called through its gate with the lock let go (see ``GatedStorage``);
-    /// nil until first needed.
-    @exclusivity(unchecked) var gatedStorage: GatedStorage?
-    /// For a custom scope: the instance the build holding the claim has stored, for a waiter that would
-    /// otherwise close a cycle of waits (see ``instanceOfBuilder(inGraph:)``), which must not call the storage.
-    @exclusivity(unchecked) var offeredInstance: OfferedInstance?
     /// Nil until the first callback: an empty array of a generic function type would request its metadata.
     @exclusivity(unchecked) var initCompletedActions: [(any Resolver, Service) throws -> Void]?
     // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
@@ -41,12 +35,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
     @exclusivity(unchecked) var behavior: ScopeBehavior
     @exclusivity(unchecked) var hasCallbacks = false
-    /// Who builds the shared instance now, a thread or a task, until the instance is complete (see
-    /// ``BuildClaimState``).
-    @usableFromInline @exclusivity(unchecked) var buildClaim = BuildClaimState()
-    /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
-    /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
-    @usableFromInline @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
+    /// What this registration's instances left behind: storage, typed copy, build claim (see ``InstanceSlot``).
+    /// Inline, so that the hot path reads its fields as this object's own.
+    @usableFromInline @exclusivity(unchecked) var slot = Slot()
     /// Whether this registration was replaced or removed (see ``retire()``).
     @exclusivity(unchecked) var retired = false
     /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
@@ -142,24 +133,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             }
         }
         defer { lock.unlock() }
-        if !buildClaim.admits(state) {
-            guard buildClaim.isHeldByTask else { return .busy }
-            if policy != .transient, buildClaim.lendsTaskInstance(to: graph),
-                let stored = keptLocked(storage, graph: graph)
-            {
-                return .stored(stored)
-            }
-            return buildClaim.refusalWhileTaskHolds
-        }
-        if policy != .transient, let stored = keptLocked(storage, graph: graph) { return .stored(stored) }
-        guard coordinated, !buildClaim.isHeld else { return .free }
-        buildClaim.take(by: state, graph: graph)
-        return .claimed
+        return slot.claim(by: state, graph: graph, policy: policy, coordinated: coordinated, storage: storage)
     }
 
     override func releaseClaim(by state: ResolutionState) {
         lock.lock()
-        guard buildClaim.isHeld, buildClaim.admits(state) else { return lock.unlock() }
+        guard slot.buildClaim.isHeld, slot.buildClaim.admits(state) else { return lock.unlock() }
         _ = endBuildAndUnlock()
     }
 
@@ -167,9 +146,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// releases the instance offered while it ran outside the lock, since a deinit may call back into the
     /// container. Returns whether the build may keep its instance (it was not stale).
     func endBuildAndUnlock() -> Bool {
-        let kept = buildClaim.end()
-        let offered = offeredInstance
-        offeredInstance = nil
+        let (kept, offered) = slot.endBuild()
         lock.unlock()
         BuildCoordinator.condition.broadcast()
         withExtendedLifetime(offered) {}
@@ -177,7 +154,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override var builder: (state: ResolutionState, graph: GraphIdentifier)? {
-        lock.withLock { buildClaim.holder }
+        lock.withLock { slot.buildClaim.holder }
     }
 
     override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
@@ -211,31 +188,25 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             if shared, let instance { return noteOwned(instance) }
             return true
         }
-        if instance == nil || !buildClaim.stale { storage?.setInstance(instance, inGraph: graph) }
-        let dropped = instance == nil ? typedShared : nil
-        if instance == nil { typedShared = nil }
+        let dropped = slot.store(instance, in: storage, graph: graph)
         let shared = policy == .shared
         lock.unlock()
-        Self.free(dropped)
+        Slot.free(dropped)
         if shared, let instance { return noteOwned(instance) }
         return true
     }
 
     override func graphCompleted() {
         lock.lock()
-        guard madeStorage != nil || gatedStorage != nil else { return lock.unlock() }
-        let gated = gatedStorage
-        // A `.graph` storage lets go of its strong hold here: the instance is released outside the lock, since a
-        // deinit may call back into the container.
-        let held = madeStorage?.instance
-        madeStorage?.graphResolutionCompleted()
+        guard let (gated, held) = slot.completeGraph() else { return lock.unlock() }
         lock.unlock()
         gated?.graphCompleted()
+        // Released outside the lock: a deinit may call back into the container.
         withExtendedLifetime(held) {}
     }
 
     deinit {
-        Self.free(typedShared)
+        Slot.free(slot.typedShared)
     }
 
     override func discardInstance() {
@@ -243,32 +214,30 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
         // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
-        if usesGate, gatedStorage == nil {
+        if usesGate, slot.gatedStorage == nil {
             lock.unlock()
             _ = madeGatedStorage()
             lock.lock()
         }
-        // An instance being built now may already hold what is being discarded: it must not be kept.
-        buildClaim.markStale()
         // Scopes' slots compare their count with this one (see `ScopeSlot`).
         discards &+= 1
-        let typed = typedShared
-        typedShared = nil
+        // An instance being built now may already hold what is being discarded: it must not be kept.
+        let typed = slot.takeTypedCopyForDiscard()
         // A registration never resolved has no storage: nothing more to take out.
-        guard madeStorage != nil || gatedStorage != nil else {
+        guard slot.hasStorage else {
             lock.unlock()
-            return Self.free(typed)
+            return Slot.free(typed)
         }
         var instance: Any?
-        if let storage = madeStorage {
+        if let storage = slot.madeStorage {
             instance = storage.instance
             storage.instance = nil
         }
-        let (gated, offered) = (gatedStorage, offeredInstance)
-        offeredInstance = nil
+        let (gated, offered) = (slot.gatedStorage, slot.offeredInstance)
+        slot.offeredInstance = nil
         lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
-        Self.free(typed)
+        Slot.free(typed)
         let taken = gated?.takeInstance()
         withExtendedLifetime(instance) {}
         withExtendedLifetime(offered) {}
@@ -311,7 +280,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func beginTaskCompletion(_ build: AsyncBuild) {
-        lock.withLock { buildClaim.beginTaskCompletion(build) }
+        lock.withLock { slot.buildClaim.beginTaskCompletion(build) }
     }
 
     override func endTaskBuild(_ build: AsyncBuild) -> Bool {

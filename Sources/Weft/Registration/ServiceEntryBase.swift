@@ -106,7 +106,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
     /// The instance the build holding the claim has stored for `graph`, read without calling user code: the
-    /// build coordination asks it under its own lock (see ``ServiceEntry``'s `offeredInstance`).
+    /// build coordination asks it under its own lock (see ``InstanceSlot``'s `offeredInstance`).
     func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { abstract() }
     @discardableResult
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
