@@ -3,13 +3,17 @@
 /// the registration's configuration; this is only what its instances left behind.
 ///
 /// A struct stored inline in its ``ServiceEntry``, not an object of its own: the hot path reads the typed copy and
-/// the claim from the registration itself, with the same loads as any stored property of it. Guarded by the
+/// the claim from the registration itself, with the same loads as any stored property of it. Not generic over the
+/// service, though the typed copy is typed: the registration's code is not specialised, and there a generic
+/// struct of this many fields is destroyed through its value witness, after a lookup of its generic metadata,
+/// where a concrete one is destroyed field by field. The typed copy is raw memory bound to `Service`, read and
+/// freed by the registration (see ``TypedCopy``). Guarded by the
 /// registration's lock, which also guards its configuration: every method here runs with that lock held and
 /// returns without letting go of it. What a method hands back that may run user code when released or called (an
 /// instance, whose deinit may resolve; a custom scope's storage) is the caller's to act on after the lock is
 /// released. The steps that must let go of the lock in between (a custom scope's storage is user code) are the
 /// registration's (see `ServiceEntry+CustomStorage.swift`).
-@usableFromInline struct InstanceSlot<Service> {
+@usableFromInline struct InstanceSlot {
     /// A built-in scope's storage, Weft's own code, called under the lock; nil until first needed.
     var madeStorage: (any InstanceStorage)?
     /// A custom scope's storage, user code, called through its gate with the lock let go (see ``GatedStorage``);
@@ -21,9 +25,21 @@
     /// Who builds the shared instance now, a thread or a task, until the instance is complete (see
     /// ``BuildClaimState``).
     @usableFromInline var buildClaim = BuildClaimState()
-    /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
-    /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
-    @usableFromInline var typedShared: UnsafeMutablePointer<Service>?
+    /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast: memory bound to
+    /// the registration's `Service` (see ``TypedCopy``). A pointer rather than a `Service?`, whose every use in
+    /// unspecialised code would request `Optional`'s metadata; untyped, so that the slot is not generic.
+    @usableFromInline var typedShared: UnsafeMutableRawPointer?
+    /// How many times this registration's instances were discarded (see ``beginDiscard()``): a scope's instance
+    /// made under an older count is stale (see ``ScopeSlot``).
+    private(set) var discards: UInt64 = 0
+    /// Whether this registration was replaced or removed (see ``retire()``).
+    private(set) var retired = false
+    /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
+    private var dependents = DependentList()
+    /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
+    /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
+    /// type.
+    var knownTeardown: KnownTeardown?
 
     @inline(__always) init() {}
 
@@ -86,7 +102,7 @@
         _ instance: Any?,
         in storage: (any InstanceStorage)?,
         graph: GraphIdentifier
-    ) -> UnsafeMutablePointer<Service>? {
+    ) -> UnsafeMutableRawPointer? {
         if instance == nil || !buildClaim.stale { storage?.setInstance(instance, inGraph: graph) }
         let dropped = instance == nil ? typedShared : nil
         if instance == nil { typedShared = nil }
@@ -97,19 +113,19 @@
     /// typed copy when `keepsTypedCopy` (the `.container` scope), unless the build was made stale. Returns the typed
     /// copy it replaces, for the caller to free after the lock.
     @inline(__always)
-    mutating func storeShared(
+    mutating func storeShared<Service>(
         _ instance: Service,
         erased: Any,
         in storage: (any InstanceStorage)?,
         graph: GraphIdentifier,
         keepsTypedCopy: Bool
-    ) -> UnsafeMutablePointer<Service>? {
-        var copy: UnsafeMutablePointer<Service>?
+    ) -> UnsafeMutableRawPointer? {
+        var copy: UnsafeMutableRawPointer?
         var dropped = copy
         if !buildClaim.stale {
             storage?.setInstance(erased, inGraph: graph)
             if keepsTypedCopy {
-                if copy == nil { copy = Self.typedCopy(of: instance) }
+                if copy == nil { copy = UnsafeMutableRawPointer(TypedCopy<Service>.make(of: instance)) }
                 dropped = typedShared
                 typedShared = copy
             }
@@ -149,11 +165,13 @@
         return (gatedStorage, held)
     }
 
-    /// Takes out the typed copy, as a discard does, marking the build in progress stale (it may already hold what is
-    /// being discarded); returned for the caller to free after the lock.
+    /// Begins a discard: marks the build in progress stale (it may already hold what is being discarded), counts
+    /// the discard, and takes out the typed copy, returned for the caller to free after the lock.
     @inline(__always)
-    mutating func takeTypedCopyForDiscard() -> UnsafeMutablePointer<Service>? {
+    mutating func beginDiscard() -> UnsafeMutableRawPointer? {
         buildClaim.markStale()
+        // Scopes' slots compare their count with this one (see `ScopeSlot`).
+        discards &+= 1
         let typed = typedShared
         typedShared = nil
         return typed
@@ -164,10 +182,45 @@
         @inline(__always) get { madeStorage != nil || gatedStorage != nil }
     }
 
+    /// Starts the count of discards at `count`: a copy of a registration (see ``ServiceEntry``'s `copy()`) carries
+    /// on the count of the one it copies.
+    @inline(__always)
+    mutating func continueDiscards(from count: UInt64) {
+        discards = count
+    }
+
+    /// Marks the registration as replaced or removed (see ``_ServiceEntryBase/retire()``).
+    @inline(__always)
+    mutating func retire() {
+        retired = true
+    }
+
+    /// Records that a kept instance of `dependent` was made with an instance of this registration; false when the
+    /// registration was retired (see ``_ServiceEntryBase/addDependent(_:)``).
+    @inline(__always)
+    mutating func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
+        guard !retired else { return false }
+        dependents.add(dependent)
+        return true
+    }
+
+    /// The dependents recorded by ``addDependent(_:)`` that still exist, forgetting them.
+    @inline(__always)
+    mutating func takeDependents() -> [_ServiceEntryBase] {
+        dependents.take()
+    }
+
+    /// How instances of the dynamic type `type` are torn down, when the last one checked was of that type.
+    @inline(__always)
+    func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {
+        guard let knownTeardown, knownTeardown.type == type else { return nil }
+        return knownTeardown.kind
+    }
+
     /// Empties the slot of its storages and typed copy, for a new scope: returned for the caller to release after
     /// the lock.
     mutating func takeStorages() -> (
-        made: (any InstanceStorage)?, typed: UnsafeMutablePointer<Service>?, gated: GatedStorage?
+        made: (any InstanceStorage)?, typed: UnsafeMutableRawPointer?, gated: GatedStorage?
     ) {
         defer {
             madeStorage = nil
@@ -179,10 +232,11 @@
 }
 
 /// The typed copy a slot keeps of a `.container` instance (``InstanceSlot/typedShared``), and how a class instance
-/// is copied and destroyed without its value witnesses: this code is not specialised for `Service`.
-extension InstanceSlot {
+/// is copied and destroyed without its value witnesses: this code is not specialised for `Service`. A namespace
+/// without cases, so that calling it needs no metadata of its own.
+@usableFromInline enum TypedCopy<Service> {
     /// A typed copy of `instance` in memory of its own (see ``typedShared``).
-    static func typedCopy(of instance: Service) -> UnsafeMutablePointer<Service> {
+    static func make(of instance: Service) -> UnsafeMutablePointer<Service> {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         fill(copy, with: instance)
         return copy
@@ -190,8 +244,8 @@ extension InstanceSlot {
 
     /// Destroys and frees a typed copy (outside the lock: a deinit may call back into the container).
     @inline(__always)
-    static func free(_ copy: UnsafeMutablePointer<Service>?) {
-        guard let copy else { return }
+    static func free(_ copy: UnsafeMutableRawPointer?) {
+        guard let copy = copy?.assumingMemoryBound(to: Service.self) else { return }
         empty(copy)
         copy.deallocate()
     }

@@ -12,7 +12,7 @@ extension ServiceEntry {
     ) rethrows -> Service {
         lock.lock()
         if let typedShared = slot.typedShared, slot.buildClaim.isFree {
-            let instance = typedShared.pointee
+            let instance = typedShared.assumingMemoryBound(to: Service.self).pointee
             lock.unlock()
             try found()
             return instance
@@ -36,7 +36,7 @@ extension ServiceEntry {
         let dropped = slot.storeShared(
             instance, erased: erased, in: storage, graph: graph, keepsTypedCopy: behavior.keptByContainer)
         lock.unlock()
-        Slot.free(dropped)
+        TypedCopy<Service>.free(dropped)
         return noteOwned(erased)
     }
 

@@ -17,7 +17,7 @@ extension ServiceEntry {
         }
         weft_registry_changed()
         // Released outside the lock: a deinit may call back into the container.
-        Slot.free(dropped.0.typed)
+        TypedCopy<Service>.free(dropped.0.typed)
         withExtendedLifetime(dropped.0.made) {}
         withExtendedLifetime(dropped.0.gated) {}
         // A decorated forward keeps its instances in the scope of the registration it forwards to.
@@ -70,7 +70,7 @@ extension ServiceEntry {
             (copy.scope, copy.behavior) = (scope, behavior)
             copy.policy = Self.policy(of: behavior)
             (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
-            copy.discards = discards
+            copy.slot.continueDiscards(from: slot.discards)
         }
         copy.declaredDependencies = declaredDependencies
         copy.decoratedFactory = decoratedFactory

@@ -9,8 +9,6 @@ import WeftAtomics
 ///     .initCompleted { r, logger in logger.level = try r.require(Level.self) }
 /// ```
 public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable {
-    @usableFromInline typealias Slot = InstanceSlot<Service>
-
     /// The factory of a registration without runtime arguments, typed (when ``erasedFactory`` is nil), as
     /// registered. A `let`: calling a stored closure that cannot change borrows it, where a `var` would be
     /// retained and released around every call.
@@ -37,15 +35,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     @exclusivity(unchecked) var hasCallbacks = false
     /// What this registration's instances left behind: storage, typed copy, build claim (see ``InstanceSlot``).
     /// Inline, so that the hot path reads its fields as this object's own.
-    @usableFromInline @exclusivity(unchecked) var slot = Slot()
-    /// Whether this registration was replaced or removed (see ``retire()``).
-    @exclusivity(unchecked) var retired = false
-    /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
-    @exclusivity(unchecked) private var dependents = DependentList()
-    /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
-    /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
-    /// type.
-    @exclusivity(unchecked) var knownTeardown: KnownTeardown?
+    @usableFromInline @exclusivity(unchecked) var slot = InstanceSlot()
 
     init(
         serviceType: Service.Type,
@@ -191,7 +181,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let dropped = slot.store(instance, in: storage, graph: graph)
         let shared = policy == .shared
         lock.unlock()
-        Slot.free(dropped)
+        TypedCopy<Service>.free(dropped)
         if shared, let instance { return noteOwned(instance) }
         return true
     }
@@ -206,7 +196,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     deinit {
-        Slot.free(slot.typedShared)
+        TypedCopy<Service>.free(slot.typedShared)
     }
 
     override func discardInstance() {
@@ -219,14 +209,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             _ = madeGatedStorage()
             lock.lock()
         }
-        // Scopes' slots compare their count with this one (see `ScopeSlot`).
-        discards &+= 1
         // An instance being built now may already hold what is being discarded: it must not be kept.
-        let typed = slot.takeTypedCopyForDiscard()
+        let typed = slot.beginDiscard()
         // A registration never resolved has no storage: nothing more to take out.
         guard slot.hasStorage else {
             lock.unlock()
-            return Slot.free(typed)
+            return TypedCopy<Service>.free(typed)
         }
         var instance: Any?
         if let storage = slot.madeStorage {
@@ -237,7 +225,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         slot.offeredInstance = nil
         lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
-        Slot.free(typed)
+        TypedCopy<Service>.free(typed)
         let taken = gated?.takeInstance()
         withExtendedLifetime(instance) {}
         withExtendedLifetime(offered) {}
@@ -247,32 +235,27 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func discardCount() -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
-        return discards
+        return slot.discards
     }
 
     override func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) {
         lock.lock()
         defer { lock.unlock() }
-        return (discards, knownTeardown)
+        return (slot.discards, slot.knownTeardown)
     }
 
     override func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {
         lock.lock()
         defer { lock.unlock() }
-        guard let knownTeardown, knownTeardown.type == type else { return nil }
-        return knownTeardown.kind
+        return slot.teardownKnown(for: type)
     }
 
     override func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) {
-        lock.withLock { knownTeardown = (type, kind) }
+        lock.withLock { slot.knownTeardown = (type, kind) }
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
-        lock.withLock {
-            guard !retired else { return false }
-            dependents.add(dependent)
-            return true
-        }
+        lock.withLock { slot.addDependent(dependent) }
     }
 
     override func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
@@ -288,11 +271,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func retire() {
-        lock.withLock { retired = true }
+        lock.withLock { slot.retire() }
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {
-        lock.withLock { dependents.take() }
+        lock.withLock { slot.takeDependents() }
     }
 
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the

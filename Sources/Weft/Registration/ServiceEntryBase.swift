@@ -73,9 +73,6 @@ public class _ServiceEntryBase: @unchecked Sendable {
     @exclusivity(unchecked) var scopeFollowers: [ServiceKey: any ScopeFollowing]?
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
     @exclusivity(unchecked) var runsOnMainActor = false
-    /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discardInstance()`): a
-    /// scope's instance made under an older count is stale (see ``ScopeSlot``). Guarded by the registration's lock.
-    @exclusivity(unchecked) var discards: UInt64 = 0
     /// The container the registration belongs to, without keeping it alive: the first container it is added to (see
     /// ``Container/add(_:as:key:)``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
@@ -112,7 +109,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
     func graphCompleted() { abstract() }
     func discardInstance() { abstract() }
-    /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
+    /// How many times this registration's instances were discarded (see ``InstanceSlot``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
     /// ``discardCount()`` and what ``teardownKnown(for:)`` knows, read in one hold of the lock.
     func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) { abstract() }
