@@ -4,7 +4,7 @@
 /// thread, the storage is read again.
 extension ServiceEntry {
     /// Whether this registration's storage is a custom scope's, called through its gate; read under the lock.
-    var usesGate: Bool { !behavior.isBuiltIn }
+    var usesGate: Bool { !configuration.behavior.isBuiltIn }
 
     /// The custom scope's storage, made on first need with the lock let go, since making it runs the scope
     /// object's code. When threads race to make it, one storage is kept; the lock is not held on return.
@@ -15,12 +15,12 @@ extension ServiceEntry {
                 lock.unlock()
                 return gatedStorage
             }
-            let scope = self.scope
+            let scope = configuration.scope
             lock.unlock()
             let made = GatedStorage(scope.makeStorage())
             lock.lock()
             // Kept unless another thread made one first or the scope changed meanwhile (then made again).
-            if slot.gatedStorage == nil, self.scope === scope { slot.gatedStorage = made }
+            if slot.gatedStorage == nil, configuration.scope === scope { slot.gatedStorage = made }
             lock.unlock()
         }
     }

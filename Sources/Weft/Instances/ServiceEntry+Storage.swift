@@ -34,7 +34,7 @@ extension ServiceEntry {
             return noteOwned(erased)
         }
         let dropped = slot.storeShared(
-            instance, erased: erased, in: storage, graph: graph, keepsTypedCopy: behavior.keptByContainer)
+            instance, erased: erased, in: storage, graph: graph, keepsTypedCopy: configuration.behavior.keptByContainer)
         lock.unlock()
         TypedCopy<Service>.free(dropped)
         return noteOwned(erased)
@@ -48,9 +48,9 @@ extension ServiceEntry {
     /// let go.
     func lockWithStorage() -> (any InstanceStorage)? {
         lock.lock()
-        if !behavior.isBuiltIn { return nil }
+        if !configuration.behavior.isBuiltIn { return nil }
         if let madeStorage = slot.madeStorage { return madeStorage }
-        let made = scope.makeStorage()
+        let made = configuration.scope.makeStorage()
         slot.madeStorage = made
         return made
     }

@@ -25,14 +25,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.
     @usableFromInline let lock = InlineLock()
-    @exclusivity(unchecked) var scope: any ObjectScopeProtocol
-    /// Nil until the first callback: an empty array of a generic function type would request its metadata.
-    @exclusivity(unchecked) var initCompletedActions: [(any Resolver, Service) throws -> Void]?
-    // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
-    @exclusivity(unchecked) var policy: SharingPolicy
-    /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
-    @exclusivity(unchecked) var behavior: ScopeBehavior
-    @exclusivity(unchecked) var hasCallbacks = false
+    /// What the user configured: scope and `initCompleted` callbacks (see ``RegistrationConfiguration``), swapped
+    /// whole, never changed in place. Paths that need one field read that field, under the lock.
+    @exclusivity(unchecked) var configuration: RegistrationConfiguration<Service>
     /// What this registration's instances left behind: storage, typed copy, build claim (see ``InstanceSlot``).
     /// Inline, so that the hot path reads its fields as this object's own.
     @usableFromInline @exclusivity(unchecked) var slot = InstanceSlot()
@@ -45,9 +40,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     ) {
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
-        self.scope = objectScope
-        self.behavior = objectScope.behavior
-        self.policy = Self.policy(of: behavior)
+        self.configuration = RegistrationConfiguration(scope: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -62,9 +55,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let argumentsType = noArguments
         self.erasedFactory = nil
         self.plainFactory = plainFactory
-        self.scope = objectScope
-        self.behavior = objectScope.behavior
-        self.policy = Self.policy(of: behavior)
+        self.configuration = RegistrationConfiguration(scope: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -89,23 +80,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool {
-        if lock.withLock({ policy == .shared }), let typed = instance as? Service {
+        if lock.withLock({ configuration.policy == .shared }), let typed = instance as? Service {
             return storeShared(typed, erased: instance, inGraph: graph)
         }
         return store(instance, inGraph: graph)
     }
 
-    override var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
+    override var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
         lock.lock()
         defer { lock.unlock() }
         // A decorated registration is not offered as plain: the engine's exact paths call `plainFactory` inline,
         // and its decorated factory is reached through the erased one (`makeErased`).
-        return (policy, hasCallbacks, isPlain && decoratorCount == 0)
+        return (configuration.policy, configuration.hasCallbacks, isPlain && decoratorCount == 0)
     }
 
     /// The object scope instances of this registration live in (`.graph` unless changed).
     public override var objectScope: any ObjectScopeProtocol {
-        lock.withLock { scope }
+        lock.withLock { configuration.scope }
     }
 
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
@@ -148,7 +139,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
-        guard let actions = lock.withLock({ initCompletedActions }) else { return }
+        guard let actions = lock.withLock({ configuration.initCompletedActions }) else { return }
         guard let service = instance as? Service else { return }
         for action in actions {
             try action(resolver, service)
@@ -172,14 +163,14 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
         let storage = lockWithStorage()
         if storage == nil, usesGate {
-            let shared = policy == .shared
+            let shared = configuration.policy == .shared
             lock.unlock()
             storeThroughGate(instance, inGraph: graph)
             if shared, let instance { return noteOwned(instance) }
             return true
         }
         let dropped = slot.store(instance, in: storage, graph: graph)
-        let shared = policy == .shared
+        let shared = configuration.policy == .shared
         lock.unlock()
         TypedCopy<Service>.free(dropped)
         if shared, let instance { return noteOwned(instance) }
@@ -299,8 +290,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {
         // Described outside the lock: a custom scope's description is user code.
         lock.lock()
-        let scope: any ObjectScopeProtocol = self.scope
-        let callbacks = initCompletedActions?.count ?? 0
+        let scope: any ObjectScopeProtocol = configuration.scope
+        let callbacks = configuration.initCompletedActions?.count ?? 0
         lock.unlock()
         let scopeText = "\(scope)"
         var text = "Service: \(serviceType)"

@@ -12,7 +12,7 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     func makeErased(_ resolver: Container) throws -> Any?
     /// The configuration a lookup caches: sharing policy, callbacks, and whether the factory takes only the
     /// resolver.
-    var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
+    var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
     /// The type the registration was made for (forwarded types share the entry).
     var serviceType: Any.Type { get }
     /// The type of `(Resolver, Args...)`.
@@ -92,7 +92,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// The scope the registration's instances live in.
     public var objectScope: any ObjectScopeProtocol { abstract() }
     var factory: Any { abstract() }
-    var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
+    var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
     var builder: (state: ResolutionState, graph: GraphIdentifier)? { abstract() }
     func describeWithKey(_ serviceKey: ServiceKey) -> String { abstract() }
     func makeErased(_ resolver: Container) throws -> Any? { abstract() }
