@@ -1,18 +1,22 @@
-/// Where one registration keeps what it made: the built-in scope's storage or the custom scope's, the typed copy of
-/// a `.container` instance, and the claim to build the shared instance. What the user configured lives apart, in
-/// the registration's configuration; this is only what its instances left behind.
+/// What one registration's instances leave behind: the scope's storage (a built-in scope's, or a custom scope's
+/// behind its gate), the typed copy of a `.container` instance, the claim to build the shared instance, the
+/// registrations whose kept instances were made with one of its own, how its instances are torn down, and how
+/// many times they were discarded. What the user configured lives apart, in the registration's
+/// ``RegistrationConfiguration``.
 ///
 /// A struct stored inline in its ``ServiceEntry``, not an object of its own: the hot path reads the typed copy and
-/// the claim from the registration itself, with the same loads as any stored property of it. Not generic over the
-/// service, though the typed copy is typed: the registration's code is not specialised, and there a generic
-/// struct of this many fields is destroyed through its value witness, after a lookup of its generic metadata,
-/// where a concrete one is destroyed field by field. The typed copy is raw memory bound to `Service`, read and
-/// freed by the registration (see ``TypedCopy``). Guarded by the
-/// registration's lock, which also guards its configuration: every method here runs with that lock held and
-/// returns without letting go of it. What a method hands back that may run user code when released or called (an
-/// instance, whose deinit may resolve; a custom scope's storage) is the caller's to act on after the lock is
-/// released. The steps that must let go of the lock in between (a custom scope's storage is user code) are the
-/// registration's (see `ServiceEntry+CustomStorage.swift`).
+/// the claim as the registration's own fields, with the same loads. Guarded by the registration's lock, which also
+/// guards its configuration: every method here runs with that lock held and returns without letting go of it.
+/// What a method hands back that may run user code when released or called (an instance, whose deinit may
+/// resolve; a custom scope's storage) is the caller's to act on after the lock is released, and the steps that let
+/// go of the lock in between are the registration's (see `ServiceEntry+CustomStorage.swift`).
+///
+/// The registration's code is not specialised for its service, which shapes this type. It is not generic: there a
+/// generic struct of this many fields is destroyed through its value witness after a lookup of its generic
+/// metadata, where a concrete one is not; so the typed copy is raw memory bound to `Service`, made, read and freed
+/// by the registration (see ``TypedCopy``). And the methods the registration calls are inlined into it: a call
+/// that is not would copy the struct (a method that does not mutate it) or hand back a tuple of optionals that is
+/// destroyed through value witnesses.
 @usableFromInline struct InstanceSlot {
     /// A built-in scope's storage, Weft's own code, called under the lock; nil until first needed.
     var madeStorage: (any InstanceStorage)?
@@ -235,7 +239,7 @@
 /// is copied and destroyed without its value witnesses: this code is not specialised for `Service`. A namespace
 /// without cases, so that calling it needs no metadata of its own.
 @usableFromInline enum TypedCopy<Service> {
-    /// A typed copy of `instance` in memory of its own (see ``typedShared``).
+    /// A typed copy of `instance` in memory of its own (see ``InstanceSlot/typedShared``).
     static func make(of instance: Service) -> UnsafeMutablePointer<Service> {
         let copy = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         fill(copy, with: instance)
