@@ -57,7 +57,7 @@ final class LogSpy: DebugHelper, @unchecked Sendable {
     func resolutionFailed<Service>(
         serviceType _: Service.Type,
         key _: ServiceKey,
-        availableRegistrations _: [ServiceKey: any ServiceEntryProtocol]
+        availableRegistrations _: [ServiceKey: _ServiceEntryBase]
     ) {}
 
     func log(_ error: ResolutionError) { messages.append(error.description) }
