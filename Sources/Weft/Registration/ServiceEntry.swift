@@ -28,8 +28,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// What the user configured: scope and `initCompleted` callbacks (see ``RegistrationConfiguration``), swapped
     /// whole, never changed in place. Paths that need one field read that field, under the lock.
     @exclusivity(unchecked) var configuration: RegistrationConfiguration<Service>
-    /// What this registration's instances left behind: storage, typed copy, build claim (see ``InstanceSlot``).
-    /// Inline, so that the hot path reads its fields as this object's own.
+    /// What this registration's instances leave behind: storage, typed copy, build claim, dependents, teardown
+    /// knowledge, discards (see ``InstanceSlot``). Inline, so that the hot path reads its fields as this object's
+    /// own.
     @usableFromInline @exclusivity(unchecked) var slot = InstanceSlot()
 
     init(
