@@ -57,7 +57,7 @@ final class LogSpy: DebugHelper, @unchecked Sendable {
     func resolutionFailed<Service>(
         serviceType _: Service.Type,
         key _: ServiceKey,
-        availableRegistrations _: [ServiceKey: _ServiceEntryBase]
+        availableRegistrations _: [ServiceKey: any ServiceEntryProtocol]
     ) {}
 
     func log(_ error: ResolutionError) { messages.append(error.description) }

@@ -179,7 +179,7 @@ private final class SilentDebugHelper: DebugHelper {
     func resolutionFailed<Service>(
         serviceType _: Service.Type,
         key _: ServiceKey,
-        availableRegistrations _: [ServiceKey: _ServiceEntryBase]
+        availableRegistrations _: [ServiceKey: any ServiceEntryProtocol]
     ) {}
 
     func log(_: ResolutionError) {}

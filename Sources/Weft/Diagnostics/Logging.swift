@@ -76,7 +76,7 @@ protocol DebugHelper: AnyObject, Sendable {
     func resolutionFailed<Service>(
         serviceType: Service.Type,
         key: ServiceKey,
-        availableRegistrations: [ServiceKey: _ServiceEntryBase]
+        availableRegistrations: [ServiceKey: any ServiceEntryProtocol]
     )
     /// A `resolve` failed with `error`.
     func log(_ error: ResolutionError)
@@ -93,6 +93,6 @@ final class LoggingDebugHelper: DebugHelper {
     func resolutionFailed<Service>(
         serviceType _: Service.Type,
         key _: ServiceKey,
-        availableRegistrations _: [ServiceKey: _ServiceEntryBase]
+        availableRegistrations _: [ServiceKey: any ServiceEntryProtocol]
     ) {}
 }

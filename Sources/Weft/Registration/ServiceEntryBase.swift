@@ -1,5 +1,46 @@
 import WeftAtomics
 
+/// The type-erased view of a registration that the container works with. The engine uses
+/// ``_ServiceEntryBase``, which conforms; the protocol stays because Swinject's own tests, run against Weft with
+/// `@testable import` (`shared/tools/swinject-suite.sh`), name it in their debug helper and behavior fakes.
+protocol ServiceEntryProtocol: AnyObject, Sendable {
+    /// Describes the registration under `serviceKey`, as the container's description prints it.
+    func describeWithKey(_ serviceKey: ServiceKey) -> String
+    /// The scope the registration's instances live in.
+    var objectScope: any ObjectScopeProtocol { get }
+    /// The factory, as registered: `(Resolver, Args...) throws -> Any`.
+    var factory: Any { get }
+    /// Calls the factory of a registration without runtime arguments; nil if it takes arguments.
+    func makeErased(_ resolver: Container) throws -> Any?
+    /// The configuration a lookup caches: sharing policy, callbacks, and whether the factory takes only the
+    /// resolver.
+    var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
+    /// The type the registration was made for (forwarded types share the entry).
+    var serviceType: Any.Type { get }
+    /// The type of `(Resolver, Args...)`.
+    var argumentsType: Any.Type { get }
+
+    /// Looks for a usable instance, or claims the right to build one (see ``BuildClaim``).
+    func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
+        -> BuildClaim
+    /// Gives up the claim `state` holds, if it holds it.
+    func releaseClaim(by state: ResolutionState)
+    /// The resolution building an instance right now, and the graph it builds in.
+    var builder: (state: ResolutionState, graph: GraphIdentifier)? { get }
+    /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
+    func runInitCompleted(resolver: any Resolver, instance: Any) throws
+    /// The stored instance for `graph`, read under the registration's lock.
+    func storedInstance(inGraph graph: GraphIdentifier) -> Any?
+    /// Stores `instance` for `graph` under the registration's lock; false when it belongs to a scope that has
+    /// ended meanwhile, which does not keep it.
+    @discardableResult
+    func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool
+    /// Tells the storage that the graph `graph` is complete.
+    func graphCompleted()
+    /// Discards the stored instance.
+    func discardInstance()
+}
+
 /// The registration as the resolution engine sees it. ``ServiceEntry`` is its only subclass; it is
 /// public only because ``ServiceEntry`` is, and it has no members of its own to use.
 ///
@@ -52,37 +93,23 @@ public class _ServiceEntryBase: @unchecked Sendable {
 
     /// The scope the registration's instances live in.
     public var objectScope: any ObjectScopeProtocol { abstract() }
-    /// The factory, as registered: `(Resolver, Args...) throws -> Any`.
     var factory: Any { abstract() }
-    /// The configuration a lookup caches: sharing policy, callbacks, and whether the factory takes only the
-    /// resolver.
     var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
-    /// The resolution building an instance right now, and the graph it builds in.
     var builder: (state: ResolutionState, graph: GraphIdentifier)? { abstract() }
-    /// Describes the registration under `serviceKey`, as the container's description prints it.
     func describeWithKey(_ serviceKey: ServiceKey) -> String { abstract() }
-    /// Calls the factory of a registration without runtime arguments; nil if it takes arguments.
     func makeErased(_ resolver: Container) throws -> Any? { abstract() }
-    /// Looks for a usable instance, or claims the right to build one (see ``BuildClaim``).
     func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
         -> BuildClaim
     { abstract() }
-    /// Gives up the claim `state` holds, if it holds it.
     func releaseClaim(by state: ResolutionState) { abstract() }
-    /// Runs the registered `initCompleted` callbacks, in registration order, on `instance`.
     func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
-    /// The stored instance for `graph`, read under the registration's lock.
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
     /// The instance the build holding the claim has stored for `graph`, read without calling user code: the
     /// build coordination asks it under its own lock (see ``InstanceSlot``'s `offeredInstance`).
     func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { abstract() }
-    /// Stores `instance` for `graph` under the registration's lock; false when it belongs to a scope that has
-    /// ended meanwhile, which does not keep it.
     @discardableResult
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
-    /// Tells the storage that the graph `graph` is complete.
     func graphCompleted() { abstract() }
-    /// Discards the stored instance.
     func discardInstance() { abstract() }
     /// How many times this registration's instances were discarded (see ``InstanceSlot``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
@@ -148,6 +175,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
         }
     }
 }
+
+extension _ServiceEntryBase: ServiceEntryProtocol {}
 
 /// A registration as the engine keeps it on its hot path: not retained (see ``_ServiceEntryBase``).
 @usableFromInline typealias EntryReference = Unmanaged<_ServiceEntryBase>

@@ -1,4 +1,4 @@
-/// What ``_ServiceEntryBase/claim(by:graph:policy:coordinated:)`` found.
+/// What ``ServiceEntryProtocol/claim(by:graph:policy:coordinated:)`` found.
 enum BuildClaim {
     /// A usable instance is stored.
     case stored(Any)
