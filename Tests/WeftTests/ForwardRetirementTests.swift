@@ -73,7 +73,7 @@ import Testing
         parent.forward(FileStore.self, to: original)
 
         #expect(child.ownEntry(for: storeKey) !== firstCopy)
-        #expect(firstCopy.retired)
+        #expect(firstCopy.slot.retired)
         #expect(kept.instance == nil)
         let file = try child.require(FileStore.self)
         #expect(try child.require((any Store).self) === file)
@@ -108,9 +108,9 @@ import Testing
         #expect(try child.require((any Store).self).trail == ["own"])
         // The copy is still the child's `FileStore`, until the child registers one of its own.
         #expect(try child.require(FileStore.self).trail == ["file", "child"])
-        #expect(!copy.retired)
+        #expect(!copy.slot.retired)
         child.register(FileStore.self) { _ in FileStore(["own file"]) }
-        #expect(copy.retired)
+        #expect(copy.slot.retired)
         #expect(kept.instance == nil)
     }
 
@@ -120,7 +120,7 @@ import Testing
         parent.removeAll()
 
         #expect(child.ownEntry(for: targetKey) == nil)
-        #expect(copy.retired)
+        #expect(copy.slot.retired)
         #expect(kept.instance == nil)
         #expect(try child.require((any Store).self).trail == ["own"])
     }
@@ -132,7 +132,7 @@ import Testing
         parent.forward((any Store).self, to: other)
 
         #expect(child.ownEntry(for: targetKey) == nil)
-        #expect(!copy.retired)
+        #expect(!copy.slot.retired)
         #expect(try child.require((any Store).self).trail == ["own"])
         #expect(try child.require(FileStore.self).trail == ["file", "child"])
         #expect(try parent.require((any Store).self).trail == ["other", "cached"])

@@ -269,7 +269,7 @@ public final class Container: @unchecked Sendable {
     /// The registration for `key` with its configuration; what the per-thread ``LookupCache`` keeps.
     @usableFromInline func lookUp(_ key: ServiceKey) -> Lookup? {
         guard let entry = entry(for: key) else { return nil }
-        let (policy, hasCallbacks, isPlain) = entry.configuration
+        let (policy, hasCallbacks, isPlain) = entry.lookupConfiguration
         return Lookup(
             entry: .passUnretained(entry),
             policy: policy,

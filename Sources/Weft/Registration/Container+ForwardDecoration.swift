@@ -251,7 +251,7 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         var followers = scopeFollowers ?? [:]
         let replaced = followers.updateValue(follower, forKey: key)
         scopeFollowers = followers
-        let scope = self.scope
+        let scope = configuration.scope
         lock.unlock()
         // Released by the caller, outside the lock: the last reference to a registration releases its instances.
         return (scope, replaced)

@@ -128,12 +128,12 @@ extension ServiceEntry {
         }
         let replaced = followers.updateValue(follower, forKey: followerKey)
         scopeFollowers = followers
-        let scope = self.scope
+        let scope = configuration.scope
         // The copy's lock inside this one's: a change of this registration's configuration reaches the copy only
         // after it lets go of this lock.
         let rescoped = copy.lock.withLock {
-            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
-            return copy.scope !== scope
+            copy.configuration = copy.configuration.withCallbacks(of: configuration)
+            return copy.configuration.scope !== scope
         }
         lock.unlock()
         // Released outside the lock: the last reference to a registration releases the instances it keeps.
@@ -143,7 +143,7 @@ extension ServiceEntry {
         var next: (any ObjectScopeProtocol)? = rescoped ? scope : nil
         while let scope = next {
             copy.inObjectScope(scope)
-            next = lock.withLock { self.scope !== scope ? self.scope : nil }
+            next = lock.withLock { configuration.scope !== scope ? configuration.scope : nil }
         }
     }
 

@@ -10,23 +10,16 @@ extension ServiceEntry {
     @discardableResult
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         let dropped = lock.withLock {
-            scope = objectScope
-            behavior = ScopeBehavior.of(objectScope)
-            policy = Self.policy(of: behavior)
-            defer {
-                madeStorage = nil
-                typedShared = nil
-                gatedStorage = nil
-            }
-            return (madeStorage, typedShared, gatedStorage, scopeFollowers)
+            configuration = configuration.inScope(objectScope)
+            return (slot.takeStorages(), scopeFollowers)
         }
         weft_registry_changed()
         // Released outside the lock: a deinit may call back into the container.
-        Self.free(dropped.1)
-        withExtendedLifetime(dropped.0) {}
-        withExtendedLifetime(dropped.2) {}
+        TypedCopy<Service>.free(dropped.0.typed)
+        withExtendedLifetime(dropped.0.made) {}
+        withExtendedLifetime(dropped.0.gated) {}
         // A decorated forward keeps its instances in the scope of the registration it forwards to.
-        for follower in (dropped.3 ?? [:]).values { follower.inObjectScope(objectScope) }
+        for follower in (dropped.1 ?? [:]).values { follower.inObjectScope(objectScope) }
         return self
     }
 
@@ -52,8 +45,7 @@ extension ServiceEntry {
     @discardableResult
     public func initCompleted(_ completed: @escaping (any Resolver, Service) throws -> Void) -> Self {
         let followers = lock.withLock {
-            initCompletedActions = (initCompletedActions ?? []) + [completed]
-            hasCallbacks = true
+            configuration = configuration.addingInitCompleted(completed)
             return scopeFollowers
         }
         weft_registry_changed()
@@ -72,10 +64,8 @@ extension ServiceEntry {
             ? ServiceEntry(serviceType: Service.self, plainFactory: plainFactory, objectScope: .graph)
             : ServiceEntry(serviceType: Service.self, argumentsType: argumentsType, factory: factory)
         lock.withLock {
-            (copy.scope, copy.behavior) = (scope, behavior)
-            copy.policy = Self.policy(of: behavior)
-            (copy.initCompletedActions, copy.hasCallbacks) = (initCompletedActions, hasCallbacks)
-            copy.discards = discards
+            copy.configuration = configuration
+            copy.slot.continueDiscards(from: slot.discards)
         }
         copy.declaredDependencies = declaredDependencies
         copy.decoratedFactory = decoratedFactory
@@ -85,25 +75,12 @@ extension ServiceEntry {
         return copy
     }
 
-    /// The policy of a registration in a scope that behaves as `behavior`.
-    ///
-    /// A value has no identity to share: a graph-scoped registration of a struct, enum or tuple runs its
-    /// factory for every request, as Swinject does (its graph storage keeps values through a weak box, which
-    /// never holds one). A protocol or `Any` service may hold a class instance, so it shares as the scope says.
-    @inline(__always)
-    static func policy(of behavior: ScopeBehavior) -> SharingPolicy {
-        switch behavior.sharing {
-        case .perGraph where TypeKind.isPlainValue(Service.self): return .transient
-        default: return behavior.sharing
-        }
-    }
-
     /// Hands a new instance that the container keeps (`.container`) and that adopts ``Teardown`` or
     /// ``AsyncTeardown`` to its container, which tears it down when it ends. (A scope's instance is handed to its
     /// scope by its ``ScopeSlot``.)
     func noteOwned(_ instance: Any) -> Bool {
         let kind = teardownKind(of: instance)
-        guard kind.needsTeardown, lock.withLock({ behavior.keptByContainer }) else { return true }
+        guard kind.needsTeardown, lock.withLock({ configuration.behavior.keptByContainer }) else { return true }
         let owned = OwnedInstance(instance: instance, kind: kind, name: TeardownName(serviceType))
         // A container that is gone has nothing to tear down; the instance is released with the registration.
         owner?.withContainer { $0.adoptForTeardown(owned) }

@@ -25,36 +25,13 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// Guards every `var` below, which are therefore marked `@exclusivity(unchecked)`: the lock already excludes
     /// overlapping access, and a dynamic check would cost each access a call into the runtime.
     @usableFromInline let lock = InlineLock()
-    @exclusivity(unchecked) var scope: any ObjectScopeProtocol
-    /// A built-in scope's storage, Weft's own code, called under the lock; nil until first needed.
-    @exclusivity(unchecked) var madeStorage: (any InstanceStorage)?
-    /// A custom scope's storage, user code, called through its gate with the lock let go (see ``GatedStorage``);
-    /// nil until first needed.
-    @exclusivity(unchecked) var gatedStorage: GatedStorage?
-    /// For a custom scope: the instance the build holding the claim has stored, for a waiter that would
-    /// otherwise close a cycle of waits (see ``instanceOfBuilder(inGraph:)``), which must not call the storage.
-    @exclusivity(unchecked) var offeredInstance: OfferedInstance?
-    /// Nil until the first callback: an empty array of a generic function type would request its metadata.
-    @exclusivity(unchecked) var initCompletedActions: [(any Resolver, Service) throws -> Void]?
-    // Kept beside `scope` and `initCompletedActions` so the hot path reads no generic array or existential.
-    @exclusivity(unchecked) var policy: SharingPolicy
-    /// The scope's row of ``ScopeBehavior``, kept so that no path compares the scope with the built-in ones.
-    @exclusivity(unchecked) var behavior: ScopeBehavior
-    @exclusivity(unchecked) var hasCallbacks = false
-    /// Who builds the shared instance now, a thread or a task, until the instance is complete (see
-    /// ``BuildClaimState``).
-    @usableFromInline @exclusivity(unchecked) var buildClaim = BuildClaimState()
-    /// A typed copy of the instance kept by the `.container` scope, read without a dynamic cast. A pointer
-    /// rather than a `Service?`, whose every use in unspecialised code would request `Optional`'s metadata.
-    @usableFromInline @exclusivity(unchecked) var typedShared: UnsafeMutablePointer<Service>?
-    /// Whether this registration was replaced or removed (see ``retire()``).
-    @exclusivity(unchecked) var retired = false
-    /// Registrations whose kept instances were made with an instance of this one (see ``DependentList``).
-    @exclusivity(unchecked) private var dependents = DependentList()
-    /// The dynamic type of the last instance checked for teardown and how such instances are torn down: finding
-    /// out is two conformance lookups in the runtime, and a registration's instances are nearly always of one
-    /// type.
-    @exclusivity(unchecked) var knownTeardown: KnownTeardown?
+    /// What the user configured: scope and `initCompleted` callbacks (see ``RegistrationConfiguration``), swapped
+    /// whole, never changed in place. Paths that need one field read that field, under the lock.
+    @exclusivity(unchecked) var configuration: RegistrationConfiguration<Service>
+    /// What this registration's instances leave behind: storage, typed copy, build claim, dependents, teardown
+    /// knowledge, discards (see ``InstanceSlot``). Inline, so that the hot path reads its fields as this object's
+    /// own.
+    @usableFromInline @exclusivity(unchecked) var slot = InstanceSlot()
 
     init(
         serviceType: Service.Type,
@@ -64,9 +41,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     ) {
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
-        self.scope = objectScope
-        self.behavior = objectScope.behavior
-        self.policy = Self.policy(of: behavior)
+        self.configuration = RegistrationConfiguration(scope: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -81,9 +56,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         let argumentsType = noArguments
         self.erasedFactory = nil
         self.plainFactory = plainFactory
-        self.scope = objectScope
-        self.behavior = objectScope.behavior
-        self.policy = Self.policy(of: behavior)
+        self.configuration = RegistrationConfiguration(scope: objectScope)
         super.init(serviceType: serviceType, argumentsType: argumentsType)
     }
 
@@ -108,23 +81,23 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func storeMade(_ instance: Any, inGraph graph: GraphIdentifier) -> Bool {
-        if lock.withLock({ policy == .shared }), let typed = instance as? Service {
+        if lock.withLock({ configuration.policy == .shared }), let typed = instance as? Service {
             return storeShared(typed, erased: instance, inGraph: graph)
         }
         return store(instance, inGraph: graph)
     }
 
-    override var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
+    override var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) {
         lock.lock()
         defer { lock.unlock() }
         // A decorated registration is not offered as plain: the engine's exact paths call `plainFactory` inline,
         // and its decorated factory is reached through the erased one (`makeErased`).
-        return (policy, hasCallbacks, isPlain && decoratorCount == 0)
+        return (configuration.policy, configuration.hasCallbacks, isPlain && decoratorCount == 0)
     }
 
     /// The object scope instances of this registration live in (`.graph` unless changed).
     public override var objectScope: any ObjectScopeProtocol {
-        lock.withLock { scope }
+        lock.withLock { configuration.scope }
     }
 
     override func claim(by state: ResolutionState, graph: GraphIdentifier, policy: SharingPolicy, coordinated: Bool)
@@ -142,24 +115,12 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
             }
         }
         defer { lock.unlock() }
-        if !buildClaim.admits(state) {
-            guard buildClaim.isHeldByTask else { return .busy }
-            if policy != .transient, buildClaim.lendsTaskInstance(to: graph),
-                let stored = keptLocked(storage, graph: graph)
-            {
-                return .stored(stored)
-            }
-            return buildClaim.refusalWhileTaskHolds
-        }
-        if policy != .transient, let stored = keptLocked(storage, graph: graph) { return .stored(stored) }
-        guard coordinated, !buildClaim.isHeld else { return .free }
-        buildClaim.take(by: state, graph: graph)
-        return .claimed
+        return slot.claim(by: state, graph: graph, policy: policy, coordinated: coordinated, storage: storage)
     }
 
     override func releaseClaim(by state: ResolutionState) {
         lock.lock()
-        guard buildClaim.isHeld, buildClaim.admits(state) else { return lock.unlock() }
+        guard slot.buildClaim.isHeld, slot.buildClaim.admits(state) else { return lock.unlock() }
         _ = endBuildAndUnlock()
     }
 
@@ -167,9 +128,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     /// releases the instance offered while it ran outside the lock, since a deinit may call back into the
     /// container. Returns whether the build may keep its instance (it was not stale).
     func endBuildAndUnlock() -> Bool {
-        let kept = buildClaim.end()
-        let offered = offeredInstance
-        offeredInstance = nil
+        let (kept, offered) = slot.endBuild()
         lock.unlock()
         BuildCoordinator.condition.broadcast()
         withExtendedLifetime(offered) {}
@@ -177,11 +136,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override var builder: (state: ResolutionState, graph: GraphIdentifier)? {
-        lock.withLock { buildClaim.holder }
+        lock.withLock { slot.buildClaim.holder }
     }
 
     override func runInitCompleted(resolver: any Resolver, instance: Any) throws {
-        guard let actions = lock.withLock({ initCompletedActions }) else { return }
+        guard let actions = lock.withLock({ configuration.initCompletedActions }) else { return }
         guard let service = instance as? Service else { return }
         for action in actions {
             try action(resolver, service)
@@ -205,37 +164,31 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool {
         let storage = lockWithStorage()
         if storage == nil, usesGate {
-            let shared = policy == .shared
+            let shared = configuration.policy == .shared
             lock.unlock()
             storeThroughGate(instance, inGraph: graph)
             if shared, let instance { return noteOwned(instance) }
             return true
         }
-        if instance == nil || !buildClaim.stale { storage?.setInstance(instance, inGraph: graph) }
-        let dropped = instance == nil ? typedShared : nil
-        if instance == nil { typedShared = nil }
-        let shared = policy == .shared
+        let dropped = slot.store(instance, in: storage, graph: graph)
+        let shared = configuration.policy == .shared
         lock.unlock()
-        Self.free(dropped)
+        TypedCopy<Service>.free(dropped)
         if shared, let instance { return noteOwned(instance) }
         return true
     }
 
     override func graphCompleted() {
         lock.lock()
-        guard madeStorage != nil || gatedStorage != nil else { return lock.unlock() }
-        let gated = gatedStorage
-        // A `.graph` storage lets go of its strong hold here: the instance is released outside the lock, since a
-        // deinit may call back into the container.
-        let held = madeStorage?.instance
-        madeStorage?.graphResolutionCompleted()
+        guard let (gated, held) = slot.completeGraph() else { return lock.unlock() }
         lock.unlock()
         gated?.graphCompleted()
+        // Released outside the lock: a deinit may call back into the container.
         withExtendedLifetime(held) {}
     }
 
     deinit {
-        Self.free(typedShared)
+        TypedCopy<Service>.free(slot.typedShared)
     }
 
     override func discardInstance() {
@@ -243,32 +196,28 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         lock.lock()
         // A built-in scope's storage not made yet holds nothing: none is made just to be emptied. A custom
         // scope's factory may hand out a storage that already holds an instance, which a reset must clear.
-        if usesGate, gatedStorage == nil {
+        if usesGate, slot.gatedStorage == nil {
             lock.unlock()
             _ = madeGatedStorage()
             lock.lock()
         }
         // An instance being built now may already hold what is being discarded: it must not be kept.
-        buildClaim.markStale()
-        // Scopes' slots compare their count with this one (see `ScopeSlot`).
-        discards &+= 1
-        let typed = typedShared
-        typedShared = nil
+        let typed = slot.beginDiscard()
         // A registration never resolved has no storage: nothing more to take out.
-        guard madeStorage != nil || gatedStorage != nil else {
+        guard slot.hasStorage else {
             lock.unlock()
-            return Self.free(typed)
+            return TypedCopy<Service>.free(typed)
         }
         var instance: Any?
-        if let storage = madeStorage {
+        if let storage = slot.madeStorage {
             instance = storage.instance
             storage.instance = nil
         }
-        let (gated, offered) = (gatedStorage, offeredInstance)
-        offeredInstance = nil
+        let (gated, offered) = (slot.gatedStorage, slot.offeredInstance)
+        slot.offeredInstance = nil
         lock.unlock()
         // Released outside the lock: a deinit may call back into the container.
-        Self.free(typed)
+        TypedCopy<Service>.free(typed)
         let taken = gated?.takeInstance()
         withExtendedLifetime(instance) {}
         withExtendedLifetime(offered) {}
@@ -278,32 +227,27 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func discardCount() -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
-        return discards
+        return slot.discards
     }
 
     override func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) {
         lock.lock()
         defer { lock.unlock() }
-        return (discards, knownTeardown)
+        return (slot.discards, slot.knownTeardown)
     }
 
     override func teardownKnown(for type: ObjectIdentifier) -> TeardownKind? {
         lock.lock()
         defer { lock.unlock() }
-        guard let knownTeardown, knownTeardown.type == type else { return nil }
-        return knownTeardown.kind
+        return slot.teardownKnown(for: type)
     }
 
     override func rememberTeardown(_ kind: TeardownKind, for type: ObjectIdentifier) {
-        lock.withLock { knownTeardown = (type, kind) }
+        lock.withLock { slot.knownTeardown = (type, kind) }
     }
 
     override func addDependent(_ dependent: _ServiceEntryBase) -> Bool {
-        lock.withLock {
-            guard !retired else { return false }
-            dependents.add(dependent)
-            return true
-        }
+        lock.withLock { slot.addDependent(dependent) }
     }
 
     override func claimForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
@@ -311,7 +255,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func beginTaskCompletion(_ build: AsyncBuild) {
-        lock.withLock { buildClaim.beginTaskCompletion(build) }
+        lock.withLock { slot.buildClaim.beginTaskCompletion(build) }
     }
 
     override func endTaskBuild(_ build: AsyncBuild) -> Bool {
@@ -319,11 +263,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     }
 
     override func retire() {
-        lock.withLock { retired = true }
+        lock.withLock { slot.retire() }
     }
 
     override func takeDependents() -> [_ServiceEntryBase] {
-        lock.withLock { dependents.take() }
+        lock.withLock { slot.takeDependents() }
     }
 
     /// Registers a copy of this registration in `container` under `keys`, for verification to build in: the
@@ -347,8 +291,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
     override func describeWithKey(_ serviceKey: ServiceKey) -> String {
         // Described outside the lock: a custom scope's description is user code.
         lock.lock()
-        let scope: any ObjectScopeProtocol = self.scope
-        let callbacks = initCompletedActions?.count ?? 0
+        let scope: any ObjectScopeProtocol = configuration.scope
+        let callbacks = configuration.initCompletedActions?.count ?? 0
         lock.unlock()
         let scopeText = "\(scope)"
         var text = "Service: \(serviceType)"

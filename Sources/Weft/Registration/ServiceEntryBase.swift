@@ -1,6 +1,8 @@
 import WeftAtomics
 
-/// The type-erased view of a registration that the container works with.
+/// The type-erased view of a registration that the container works with. The engine uses
+/// ``_ServiceEntryBase``, which conforms; the protocol stays because Swinject's own tests, run against Weft with
+/// `@testable import` (`shared/tools/swinject-suite.sh`), name it in their debug helper and behavior fakes.
 protocol ServiceEntryProtocol: AnyObject, Sendable {
     /// Describes the registration under `serviceKey`, as the container's description prints it.
     func describeWithKey(_ serviceKey: ServiceKey) -> String
@@ -12,7 +14,7 @@ protocol ServiceEntryProtocol: AnyObject, Sendable {
     func makeErased(_ resolver: Container) throws -> Any?
     /// The configuration a lookup caches: sharing policy, callbacks, and whether the factory takes only the
     /// resolver.
-    var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
+    var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { get }
     /// The type the registration was made for (forwarded types share the entry).
     var serviceType: Any.Type { get }
     /// The type of `(Resolver, Args...)`.
@@ -59,7 +61,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// The factory of a registration made with an `async` closure (an ``AsyncFactory``); nil for a
     /// synchronous one. Set before the entry is published, never changed afterwards.
     @exclusivity(unchecked) var asyncFactory: AsyncFactory?
-    /// How many decorators wrap the factory (see `ServiceEntry+Decoration.swift`). Set before the entry is
+    /// How many decorators wrap the factory (see `Decorator.swift`). Set before the entry is
     /// published, never changed afterwards.
     @exclusivity(unchecked) var decoratorCount = 0
     /// Whether this is the registration of a collection (see `Container+Collections.swift`). Set before the entry
@@ -73,9 +75,6 @@ public class _ServiceEntryBase: @unchecked Sendable {
     @exclusivity(unchecked) var scopeFollowers: [ServiceKey: any ScopeFollowing]?
     /// Whether the factory was registered `@MainActor`: an async resolve then runs it on the main actor.
     @exclusivity(unchecked) var runsOnMainActor = false
-    /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discardInstance()`): a
-    /// scope's instance made under an older count is stale (see ``ScopeSlot``). Guarded by the registration's lock.
-    @exclusivity(unchecked) var discards: UInt64 = 0
     /// The container the registration belongs to, without keeping it alive: the first container it is added to (see
     /// ``Container/add(_:as:key:)``). Set under that container's lock before
     /// the registration is published, never changed afterwards.
@@ -95,7 +94,7 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// The scope the registration's instances live in.
     public var objectScope: any ObjectScopeProtocol { abstract() }
     var factory: Any { abstract() }
-    var configuration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
+    var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
     var builder: (state: ResolutionState, graph: GraphIdentifier)? { abstract() }
     func describeWithKey(_ serviceKey: ServiceKey) -> String { abstract() }
     func makeErased(_ resolver: Container) throws -> Any? { abstract() }
@@ -106,13 +105,13 @@ public class _ServiceEntryBase: @unchecked Sendable {
     func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
     /// The instance the build holding the claim has stored for `graph`, read without calling user code: the
-    /// build coordination asks it under its own lock (see ``ServiceEntry``'s `offeredInstance`).
+    /// build coordination asks it under its own lock (see ``InstanceSlot``'s `offeredInstance`).
     func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { abstract() }
     @discardableResult
     func store(_ instance: Any?, inGraph graph: GraphIdentifier) -> Bool { abstract() }
     func graphCompleted() { abstract() }
     func discardInstance() { abstract() }
-    /// How many times this registration's instances were discarded (see ``ServiceEntry``'s `discards`).
+    /// How many times this registration's instances were discarded (see ``InstanceSlot``'s `discards`).
     func discardCount() -> UInt64 { abstract() }
     /// ``discardCount()`` and what ``teardownKnown(for:)`` knows, read in one hold of the lock.
     func discardCountAndTeardown() -> (discards: UInt64, teardown: KnownTeardown?) { abstract() }

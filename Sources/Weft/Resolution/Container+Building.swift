@@ -114,7 +114,7 @@ extension Container {
     @inline(never)
     func recordDependency(_ entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
-        if scoped, builder._withUnsafeGuaranteedRef({ $0.configuration.policy }) != .perScope {
+        if scoped, builder._withUnsafeGuaranteedRef({ $0.lookupConfiguration.policy }) != .perScope {
             throw capturedScopedService(entry.object, state: state)
         }
         // Recorded between registrations: a scope's instance made with `entry` is discarded through its

@@ -8,27 +8,16 @@ extension ServiceEntry {
     /// See ``_ServiceEntryBase/claimForTask(key:graph:)``.
     func claimingForTask(key: ServiceKey, graph: GraphIdentifier) -> TaskClaim {
         let storage = lockWithStorage()
-        let gated = storage == nil && usesGate
-        // A build in flight first: its instance may be stored already while its callbacks still run.
-        if let taskBuild = buildClaim.taskBuild {
-            lock.unlock()
-            return .wait(taskBuild)
-        }
-        if !gated, let stored = keptLocked(storage, graph: graph) {
-            lock.unlock()
-            return .stored(stored)
-        }
-        let build = AsyncBuild(key: key)
-        buildClaim.take(by: build, graph: graph)
+        let claim = slot.claimForTask(key: key, graph: graph, storage: storage, gated: storage == nil && usesGate)
         lock.unlock()
-        return .claimed(build, readStorageFirst: gated)
+        return claim
     }
 
     /// See ``_ServiceEntryBase/endTaskBuild(_:)``.
     func endingTaskBuild(_ build: AsyncBuild) -> Bool {
         lock.lock()
         // Only a task takes a claim over (from a thread whose build is about to fail): the build still holds it.
-        guard buildClaim.taskBuild === build else {
+        guard slot.buildClaim.taskBuild === build else {
             lock.unlock()
             return true
         }

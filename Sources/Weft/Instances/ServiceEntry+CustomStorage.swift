@@ -4,23 +4,23 @@
 /// thread, the storage is read again.
 extension ServiceEntry {
     /// Whether this registration's storage is a custom scope's, called through its gate; read under the lock.
-    var usesGate: Bool { !behavior.isBuiltIn }
+    var usesGate: Bool { !configuration.behavior.isBuiltIn }
 
     /// The custom scope's storage, made on first need with the lock let go, since making it runs the scope
     /// object's code. When threads race to make it, one storage is kept; the lock is not held on return.
     func madeGatedStorage() -> GatedStorage {
         while true {
             lock.lock()
-            if let gatedStorage {
+            if let gatedStorage = slot.gatedStorage {
                 lock.unlock()
                 return gatedStorage
             }
-            let scope = self.scope
+            let scope = configuration.scope
             lock.unlock()
             let made = GatedStorage(scope.makeStorage())
             lock.lock()
             // Kept unless another thread made one first or the scope changed meanwhile (then made again).
-            if gatedStorage == nil, self.scope === scope { gatedStorage = made }
+            if slot.gatedStorage == nil, configuration.scope === scope { slot.gatedStorage = made }
             lock.unlock()
         }
     }
@@ -30,9 +30,11 @@ extension ServiceEntry {
         let gated = madeGatedStorage()
         while true {
             lock.lock()
-            if !buildClaim.admits(state) {
-                let (byTask, lends, refusal) =
-                    (buildClaim.isHeldByTask, buildClaim.lendsTaskInstance(to: graph), buildClaim.refusalWhileTaskHolds)
+            if !slot.buildClaim.admits(state) {
+                let (byTask, lends, refusal) = (
+                    slot.buildClaim.isHeldByTask, slot.buildClaim.lendsTaskInstance(to: graph),
+                    slot.buildClaim.refusalWhileTaskHolds
+                )
                 lock.unlock()
                 guard byTask else { return .busy }
                 // As `claim(by:graph:policy:coordinated:)` decides, with the storage read after the lock.
@@ -43,14 +45,14 @@ extension ServiceEntry {
             if let stored = gated.instance(inGraph: graph) { return .stored(stored) }
             guard coordinated else { return .free }
             lock.lock()
-            if buildClaim.isHeld {
-                let mine = buildClaim.admits(state)
+            if slot.buildClaim.isHeld {
+                let mine = slot.buildClaim.admits(state)
                 lock.unlock()
                 // Held by this resolution already, or taken by another since the decision above: decided anew.
                 if mine { return .free }
                 continue
             }
-            buildClaim.take(by: state, graph: graph)
+            slot.buildClaim.take(by: state, graph: graph)
             lock.unlock()
             // Another build may have stored its instance and let go of its claim between the read and the claim.
             if let stored = gated.instance(inGraph: graph) {
@@ -70,11 +72,8 @@ extension ServiceEntry {
         var replaced: OfferedInstance?
         gated.withStorage { storage in
             lock.lock()
-            let stale = buildClaim.stale
-            if instance == nil || (!stale && buildClaim.builds(in: graph)) {
-                replaced = offeredInstance
-                offeredInstance = instance.map(OfferedInstance.init)
-            }
+            let stale: Bool
+            (stale, replaced) = slot.offer(instance, inGraph: graph)
             lock.unlock()
             if instance == nil || !stale { storage.setInstance(instance, inGraph: graph) }
         }
@@ -87,7 +86,7 @@ extension ServiceEntry {
         lock.lock()
         if usesGate {
             defer { lock.unlock() }
-            return buildClaim.builds(in: graph) ? offeredInstance?.value : nil
+            return slot.offered(inGraph: graph)
         }
         lock.unlock()
         return storedInstance(inGraph: graph)

@@ -5,14 +5,16 @@ extension ServiceEntry {
     /// `instance`, copied into what a slot keeps.
     @inline(__always)
     static func slotBits(of instance: Service) -> UnsafeMutableRawPointer {
-        if holdsObjects { return object(instance).retain().toOpaque() }
+        if TypedCopy<Service>.holdsObjects { return TypedCopy<Service>.object(instance).retain().toOpaque() }
         return Unmanaged.passRetained(SlotBox(instance)).toOpaque()
     }
 
     /// A copy of the instance a slot keeps as `bits`.
     @inline(__always)
     static func slotInstance(_ bits: UnsafeMutableRawPointer) -> Service {
-        if holdsObjects { return withUnsafePointer(to: bits) { UnsafeRawPointer($0).load(as: Service.self) } }
+        if TypedCopy<Service>.holdsObjects {
+            return withUnsafePointer(to: bits) { UnsafeRawPointer($0).load(as: Service.self) }
+        }
         return Unmanaged<SlotBox<Service>>.fromOpaque(bits).takeUnretainedValue().value
     }
 
@@ -37,7 +39,7 @@ extension ServiceEntry {
     /// is erased to `Any` only to be handed over for teardown.
     @inline(__always)
     func slotTeardownKind(of instance: Service, known: KnownTeardown?) -> TeardownKind {
-        if Self.holdsObjects {
+        if TypedCopy<Service>.holdsObjects {
             let type = Self.dynamicType(of: instance)
             if let known, known.type == type { return known.kind }
             if let known = teardownKnown(for: type) { return known }
@@ -48,7 +50,7 @@ extension ServiceEntry {
     /// The dynamic type of `instance`, a class instance (``holdsObjects``), read from the object.
     @inline(__always)
     static func dynamicType(of instance: Service) -> ObjectIdentifier {
-        object(instance)._withUnsafeGuaranteedRef { ObjectIdentifier(Swift.type(of: $0)) }
+        TypedCopy<Service>.object(instance)._withUnsafeGuaranteedRef { ObjectIdentifier(Swift.type(of: $0)) }
     }
 }
 
