@@ -226,12 +226,10 @@ public struct AsyncResolver: Sendable {
             return try await container.makeAsync(
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
-        var graph = AsyncGraph.start(ResolutionState.current)
-        var context: AsyncContext? = AsyncContext.root(graph, container: container)
+        var context: AsyncContext? = AsyncContext.root(nil, container: container)
         defer {
-            graph.end()
+            context.unsafelyUnwrapped.endResolution()
             AsyncContext.recycle(&context)
-            AsyncGraph.recycle(&graph)
         }
         return try await container.makeAsync(
             key: key, context: context.unsafelyUnwrapped, arguments: arguments, synchronously: synchronously)

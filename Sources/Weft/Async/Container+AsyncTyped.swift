@@ -60,7 +60,7 @@ extension Container {
                 }
                 return try await makeOnThisThread(Service.self, key: key, in: container)
             }
-            let resolution = TopLevelResolution(started, container: container)
+            let resolution = TopLevelResolution(started)
             current = resolution.unretainedRoot
             topLevel = consume resolution
             found = registration
@@ -136,7 +136,7 @@ extension Container {
             // The registration is read through `found`, not retained: the graph's activity record keeps it alive
             // until the graph ends.
             let entry = found.entry
-            if found.exactShared, !context.graph.isRecording, context.sharedBuilder == nil {
+            if found.exactShared, !context.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
@@ -171,13 +171,16 @@ extension Container {
             let entered = state.enterEngine()
             guard let found = state.lookups.find(key, in: self) else {
                 defer { state.leaveEngine(entered) }
-                return .graph(.passRetained(AsyncGraph.start(state)), nil)
+                return .graph(.passRetained(AsyncContext.root(nil, container: self)), nil)
             }
             if singleton, found.exactShared { return .singleton(found.entry, entered: entered) }
             let synchronous = found.entry._withUnsafeGuaranteedRef { $0.asyncFactory == nil && !$0.runsOnMainActor }
             if synchronous { return .synchronous(found, entered: entered) }
             defer { state.leaveEngine(entered) }
-            return .graph(.passRetained(AsyncGraph.start(state)), found)
+            // A transient request may need no graph at all (see `AsyncContext+Resolution.swift`); any other needs
+            // one at once, started here rather than by its first request.
+            let graph = found.policy == .transient ? nil : Unmanaged.passRetained(AsyncGraph.start(state))
+            return .graph(.passRetained(AsyncContext.root(taking: graph, container: self)), found)
         }
     }
 
@@ -321,32 +324,28 @@ private enum TopLevelRoute {
     /// A registration, `found`, whose factory is synchronous and may run on this thread. The thread is still
     /// inside the engine, as for ``singleton(_:entered:)``.
     case synchronous(Lookup, entered: Bool)
-    /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
-    /// (nil: none, for the error). Unmanaged: the resolve then holds the graph's only reference, without a copy.
-    case graph(Unmanaged<AsyncGraph>, Lookup?)
+    /// The top-level context of a resolution started for the request (with its graph, unless the request is
+    /// transient), retained for the resolve that takes it (once), and the registration found (nil: none, for the
+    /// error). Unmanaged: the resolve then holds the context's only reference, without a copy.
+    case graph(Unmanaged<AsyncContext>, Lookup?)
 }
 
-/// The graph and the top-level context of a top-level async resolve, held for the resolve's frame.
+/// The top-level context of a top-level async resolve, held for the resolve's frame.
 struct TopLevelResolution: ~Copyable {
-    /// The resolve's reference to its graph: the only one once the route's is taken over (see
-    /// ``AsyncGraph/recycle(_:)``).
-    private var graph: AsyncGraph
     private var root: AsyncContext?
 
-    /// Takes over `started`, the route's reference to the graph started for the resolve, and makes its top-level
-    /// context, for a resolve of `container`.
-    init(_ started: Unmanaged<AsyncGraph>, container: Unmanaged<Container>) {
-        graph = started.takeRetainedValue()
-        root = AsyncContext.root(graph, container: container.takeUnretainedValue())
+    /// Takes over `started`, the route's reference to the top-level context started for the resolve.
+    init(_ started: Unmanaged<AsyncContext>) {
+        root = started.takeRetainedValue()
     }
 
     /// The top-level context, borrowed: this resolution holds it until ``end()``.
     var unretainedRoot: Unmanaged<AsyncContext> { .passUnretained(root.unsafelyUnwrapped) }
 
-    /// Ends the graph, and recycles its context and the graph when nothing else refers to them.
+    /// Ends the resolution (and its graph, if it made one), and recycles its context (and graph) when nothing else
+    /// refers to them.
     mutating func end() {
-        graph.end()
+        root.unsafelyUnwrapped.endResolution()
         AsyncContext.recycle(&root)
-        AsyncGraph.recycle(&graph)
     }
 }
