@@ -174,6 +174,16 @@ struct AsyncStep {
         return context
     }
 
+    /// Makes this top-level context, not yet handed to any factory, the context of the request's own step as
+    /// well: `entry`'s, a transient registration asked for as `key`, whose factory then gets it. The resolve needs
+    /// no context of its own beside its step's.
+    func beginTopLevelStep(entry: _ServiceEntryBase, key: ServiceKey) {
+        pathBits = Self.pathBit(of: entry)
+        stepEntry = entry
+        stepType = key.serviceType
+        if let name = key.name { stepName = name }
+    }
+
     /// The bit of `entry` in ``pathBits``: from its address, past the bits an allocation's alignment keeps zero.
     private static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
         let address = UInt(bitPattern: ObjectIdentifier(entry))

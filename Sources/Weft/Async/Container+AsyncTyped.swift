@@ -60,6 +60,12 @@ extension Container {
                 }
                 return try await makeOnThisThread(Service.self, key: key, in: container)
             }
+            if let registration, registration.exact, !registration.hasCallbacks, registration.policy == .transient,
+                let factory = typedFactory(of: registration, as: Service.self)
+            {
+                return try await callAtTopLevel(
+                    factory, root: started, entry: registration.entry, key: key, in: container)
+            }
             let resolution = TopLevelResolution(started)
             current = resolution.unretainedRoot
             topLevel = consume resolution
@@ -295,6 +301,35 @@ extension Container {
         var resolver = AsyncResolver(within: container, context: inner.takeRetainedValue())
         defer {
             resolver.context.unsafelyUnwrapped.factoryDidReturn()
+            AsyncContext.recycle(&resolver.context)
+        }
+        do {
+            return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
+        } catch {
+            throw Self.factoryError(error, key: key, context: resolver.context.unsafelyUnwrapped)
+        }
+    }
+
+    /// Calls `factory`, the typed async factory of `entry` (a transient registration without callbacks, the
+    /// request of a top-level resolve), with a resolver for `root`, the resolve's top-level context (whose reference
+    /// the caller hands over), made the step's context too; then ends the resolution and recycles the context.
+    /// The request's checks have nothing to find: the path is empty (no cycle, no shared instance being made, no
+    /// verification recording). Inlined, as ``call(_:inner:key:in:)``.
+    @inline(__always)
+    nonisolated(nonsending) static func callAtTopLevel<Service>(
+        _ factory: Unmanaged<TypedAsyncFactory<Service>>,
+        root: Unmanaged<AsyncContext>,
+        entry: EntryReference,
+        key: ServiceKey,
+        in container: Unmanaged<Container>
+    ) async throws -> Service {
+        root._withUnsafeGuaranteedRef { root in
+            entry._withUnsafeGuaranteedRef { root.beginTopLevelStep(entry: $0, key: key) }
+        }
+        var resolver = AsyncResolver(within: container, context: root.takeRetainedValue())
+        defer {
+            resolver.context.unsafelyUnwrapped.factoryDidReturn()
+            resolver.context.unsafelyUnwrapped.endResolution()
             AsyncContext.recycle(&resolver.context)
         }
         do {
