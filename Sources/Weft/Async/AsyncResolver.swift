@@ -76,14 +76,20 @@ public struct AsyncResolver: Sendable {
                 context: .passUnretained(context.unsafelyUnwrapped), in: unretainedContainer)
         }
         guard let inner = call.inner else { return try await make(Service.self, key: key, after: call) }
-        var resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
-        defer { resolver.factoryDidReturn() }
+        // A constant, lent to the factory as it is, then consumed to recycle its context: a variable would be
+        // copied for the call, its context retained and released around it.
+        let resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
         do {
-            return try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)._withUnsafeGuaranteedRef {
-                $0.typed
-            }(resolver)
+            let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                ._withUnsafeGuaranteedRef { $0.typed }(resolver)
+            var finished = consume resolver
+            finished.factoryDidReturn()
+            return instance
         } catch {
-            throw resolver.factoryError(error)
+            var finished = consume resolver
+            let failure = finished.factoryError(error)
+            finished.factoryDidReturn()
+            throw failure
         }
     }
 
