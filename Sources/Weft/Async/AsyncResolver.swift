@@ -64,11 +64,28 @@ public struct AsyncResolver: Sendable {
         // Inlined into the factory that resolves: a nested request for a service with a typed async factory calls
         // that factory (transient) or the graph's build of it (graph-scoped) from the caller's frame, without a
         // frame of its own for `require`.
-        guard context != nil else { return try await make(Service.self, name: name) }
         let key = ServiceKey(
             serviceType: Service.self,
             argumentsType: unretainedContainer._withUnsafeGuaranteedRef { $0.noArgumentsType },
             name: name)
+        guard context != nil else {
+            // A top-level request (see ``TopLevelCall``): a typed transient factory is called from this frame.
+            let call = topLevelCall(key)
+            guard let root = call.root else { return try await make(Service.self, key: key, after: call) }
+            let resolver = AsyncResolver(within: unretainedContainer, context: root.takeRetainedValue())
+            do {
+                let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                    ._withUnsafeGuaranteedRef { $0.typed }(resolver)
+                var finished = consume resolver
+                finished.endResolution()
+                return instance
+            } catch {
+                var finished = consume resolver
+                let failure = finished.factoryError(error)
+                finished.endResolution()
+                throw failure
+            }
+        }
         let call = try nestedCall(key)
         if let entry = call.graphEntry {
             return try await Container.makeInGraph(

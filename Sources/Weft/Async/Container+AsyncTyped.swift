@@ -31,48 +31,55 @@ extension Container {
         context: Unmanaged<AsyncContext>?,
         in container: Unmanaged<Container>
     ) async throws -> Service {
-        let found: Lookup?
-        let current: Unmanaged<AsyncContext>
-        var topLevel: TopLevelResolution?
-        if let context {
-            found = container._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
-            current = context
-        } else {
-            var route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: true) }
-            if case .singleton(let entry, let entered) = route {
+        guard let context else {
+            let route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: true) }
+            return try await makeAtTopLevel(Service.self, key: key, route: route, in: container)
+        }
+        let found = container._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
+        return try await makeAsync(Service.self, found: found, key: key, context: context, in: container)
+    }
+
+    /// A top-level resolve of `key` (no runtime arguments) along `route`, decided by
+    /// ``topLevelRoute(_:singleton:)`` just before, without suspending since: the route may leave the thread
+    /// inside the engine. Inlined, as ``makeAsync(_:key:context:in:)``.
+    @inline(__always)
+    nonisolated(nonsending) static func makeAtTopLevel<Service>(
+        _: Service.Type,
+        key: ServiceKey,
+        route decided: TopLevelRoute,
+        in container: Unmanaged<Container>
+    ) async throws -> Service {
+        var route = decided
+        if case .singleton(let entry, let entered) = route {
+            do {
+                return try container._withUnsafeGuaranteedRef {
+                    try $0.builtSingleton(entry, entered: entered, as: Service.self)
+                }
+            } catch is NotBuiltYet {}
+            route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
+        }
+        guard case .graph(let started, let registration) = route else {
+            if case .synchronous(let found, let entered) = route {
+                // The first try in this frame, with the registration the route found.
                 do {
                     return try container._withUnsafeGuaranteedRef {
-                        try $0.builtSingleton(entry, entered: entered, as: Service.self)
+                        try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
                     }
-                } catch is NotBuiltYet {}
-                route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
-            }
-            guard case .graph(let started, let registration) = route else {
-                if case .synchronous(let found, let entered) = route {
-                    // The first try in this frame, with the registration the route found.
-                    do {
-                        return try container._withUnsafeGuaranteedRef {
-                            try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
-                        }
-                    } catch let busy as BuildInProgress {
-                        try await BuildCoordinator.suspendWhileBuilt(busy.holder)
-                    }
+                } catch let busy as BuildInProgress {
+                    try await BuildCoordinator.suspendWhileBuilt(busy.holder)
                 }
-                return try await makeOnThisThread(Service.self, key: key, in: container)
             }
-            if let registration, registration.exact, !registration.hasCallbacks, registration.policy == .transient,
-                let factory = typedFactory(of: registration, as: Service.self)
-            {
-                return try await callAtTopLevel(
-                    factory, root: started, entry: registration.entry, key: key, in: container)
-            }
-            let resolution = TopLevelResolution(started)
-            current = resolution.unretainedRoot
-            topLevel = consume resolution
-            found = registration
+            return try await makeOnThisThread(Service.self, key: key, in: container)
         }
-        defer { topLevel?.end() }
-        return try await makeAsync(Service.self, found: found, key: key, context: current, in: container)
+        if let registration, registration.exact, !registration.hasCallbacks, registration.policy == .transient,
+            let factory = typedFactory(of: registration, as: Service.self)
+        {
+            return try await callAtTopLevel(factory, root: started, entry: registration.entry, key: key, in: container)
+        }
+        var resolution = TopLevelResolution(started)
+        defer { resolution.end() }
+        return try await makeAsync(
+            Service.self, found: registration, key: key, context: resolution.unretainedRoot, in: container)
     }
 
     /// ``makeAsync(_:key:context:in:)`` once the registration (`found`) has been looked up: the request for a
@@ -172,7 +179,7 @@ extension Container {
     /// A `.singleton` or `.synchronous` route leaves the thread inside the engine, so that the registration found
     /// stays alive for what the caller calls next, without suspending, and which leaves it:
     /// ``builtSingleton(_:entered:as:)``, or the first try of ``makeOnThisThread(_:key:entered:as:)``.
-    private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
+    func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
             let entered = state.enterEngine()
             guard let found = state.lookups.find(key, in: self) else {
@@ -352,7 +359,7 @@ extension Container {
 private struct NotBuiltYet: Error {}
 
 /// How a top-level async resolve goes (see ``Container/topLevelRoute(_:singleton:)``).
-private enum TopLevelRoute {
+@usableFromInline enum TopLevelRoute {
     /// An exact `.container`-like registration, `entry`: its instance may be built. The thread is still inside
     /// the engine, and `entered` says whether the route entered it (see ``ResolutionState/enterEngine()``).
     case singleton(EntryReference, entered: Bool)
