@@ -49,8 +49,11 @@ extension AsyncResolver {
     /// Notes that the top-level factory this resolver was handed to (see ``topLevelCall(_:)``) has returned (or
     /// thrown), ends the resolution, and recycles its top-level context when the factory kept no reference to it.
     @usableFromInline mutating func endResolution() {
-        context.unsafelyUnwrapped.factoryDidReturn()
-        context.unsafelyUnwrapped.endResolution()
+        // Borrowed for the two calls: the resolver holds the context.
+        Unmanaged.passUnretained(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.factoryDidReturn()
+            $0.endResolution()
+        }
         AsyncContext.recycle(&context)
     }
 }
