@@ -87,5 +87,38 @@ import Testing
         let second = try await resolver.require((any Storage).self)
 
         #expect(first !== second)
+        // The kept resolver holds the container, whose factory holds `kept`: break the cycle.
+        kept.removeAll()
+    }
+
+    @Test func aThrowingTopLevelTransientFactoryFailsWithItsErrorAndItsOwnPath() async throws {
+        let container = Container()
+        container.register((any Storage).self) { _ in
+            await Task.yield()
+            throw Failure(code: 7)
+        }.inObjectScope(.transient)
+
+        let error = try await #require(throws: ResolutionError.self) {
+            try await container.async.require((any Storage).self)
+        }
+
+        #expect(error.reason == .factoryFailed)
+        #expect(error.underlyingError as? Failure == Failure(code: 7))
+        #expect(error.path == ["Storage"])
+        #expect(await container.async.resolve((any Storage).self) == nil)
+    }
+
+    @Test func aResolutionErrorFromATopLevelTransientFactoryKeepsItsPath() async throws {
+        let container = Container()
+        container.register((any Catalog).self) { r in
+            RemoteCatalog(storage: try await r.require((any Storage).self))
+        }.inObjectScope(.transient)
+
+        let error = try await #require(throws: ResolutionError.self) {
+            try await container.async.require((any Catalog).self)
+        }
+
+        #expect(error.reason == .missingRegistration)
+        #expect(error.path == ["Catalog", "Storage"])
     }
 }
