@@ -85,7 +85,7 @@ import Testing
         var graph = AsyncGraph.start(ResolutionState.current)
         var context = AsyncContext.root(graph, container: container)
         let keptContext = context
-        graph.end()
+        context.endResolution()
         AsyncContext.recycle(&context)
         let ended = graph
         AsyncGraph.recycle(&graph)

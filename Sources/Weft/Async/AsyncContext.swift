@@ -30,14 +30,38 @@ struct AsyncStep {
 /// started no task that still runs) becomes one of the thread's spares (see ``recycle(_:)``), which the next
 /// step takes instead of allocating: every nested async resolve needs one, and the factory rarely keeps it.
 @usableFromInline final class AsyncContext: @unchecked Sendable {
-    /// The graph, owned by the top-level context: every other context holds that one through ``outer``, so it
-    /// refers to the graph without retaining it. Nil only while the context is a spare.
-    @exclusivity(unchecked) private var graphOwner: AsyncGraph?
-    @exclusivity(unchecked) private unowned(unsafe) var graphReference: AsyncGraph?
+    /// The top-level context of the resolution (this one, for a top-level context), which holds what belongs to the
+    /// resolution rather than to a step: its graph, its container, whether it has ended, its activity record. Not
+    /// retained: every context holds the top-level one through ``outer`` (see ``outerOwner``). Nil only while the
+    /// context is a spare.
+    @exclusivity(unchecked) unowned(unsafe) var rootReference: AsyncContext?
+    /// For a top-level context: the resolution's graph, made by the first request that needs one (see
+    /// ``unretainedGraph``), so that a resolve whose requests are all transient makes none. Retained; set once per
+    /// resolution, possibly by a child task of one of its factories: atomic where `Atomic` is available at Weft's
+    /// deployment floors, guarded by ``AsyncBuilds/lock`` on Apple platforms.
+    #if canImport(Darwin)
+        @exclusivity(unchecked) var graphOwner: AsyncGraph?
+    #else
+        let graphOwner = Atomic<UnsafeMutableRawPointer?>(nil)
+    #endif
+    /// For a top-level context: whether its resolve has finished (see ``isLive``), set once, as ``graphOwner``.
+    #if canImport(Darwin)
+        @exclusivity(unchecked) var resolutionEnded = false
+    #else
+        let resolutionEnded = Atomic<Bool>(false)
+    #endif
+    /// For a top-level context: its resolution's activity record, inside the engine from the resolve's start to its
+    /// end, across suspension points and threads, so that no registration a step refers to (by identity) is
+    /// released meanwhile. Taken when the context first serves as a top-level one and kept for its whole life, so
+    /// that a spare starts again without looking for a record.
+    @exclusivity(unchecked) var activity: UnsafeMutablePointer<weft_activity>?
+    /// Whether the resolution's graph records for a verification (see ``GraphRecorder``): known when the
+    /// resolution starts, and read on every request without making the graph.
+    @exclusivity(unchecked) var isRecording = false
     /// The container the resolution started from, retained by the top-level context (nil in every other): the
     /// resolvers handed to the graph's factories refer to it unretained (see ``AsyncResolver``), and any of them
     /// that is still referred to keeps its context, and through ``outerOwner`` the top-level one, alive.
-    @exclusivity(unchecked) private var containerOwner: Container?
+    @exclusivity(unchecked) var containerOwner: Container?
     /// Whether the factory this context was made for has returned: a resolver the factory kept then starts resolves
     /// of its own, as `container.async` does. Read on every nested resolve: an atomic flag where `Atomic` is
     /// available at Weft's deployment floors (not on Apple platforms, where ``AsyncBuilds/lock`` guards it), so
@@ -77,16 +101,20 @@ struct AsyncStep {
     /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
     @exclusivity(unchecked) private var hasSharedStep = false
 
-    private init() {}
+    init() {}
 
-    /// The context of a top-level resolve in `graph`, started from `container`.
-    init(graph: AsyncGraph, container: Container) {
-        graphOwner = graph
-        graphReference = graph
-        containerOwner = container
+    deinit {
+        #if !canImport(Darwin)
+            if let graph = graphOwner.load(ordering: .relaxed) { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
+        #endif
+        if let activity {
+            // A top-level context released without its resolve's end (a test's): the record still leaves.
+            if weft_activity_is_inside(activity) != 0 { weft_activity_leave(activity) }
+            weft_activity_give_back(activity)
+        }
     }
 
-    var graph: AsyncGraph { graphReference.unsafelyUnwrapped }
+    var graph: AsyncGraph { unretainedGraph.takeUnretainedValue() }
 
     /// Calls `body` with ``innermostBuild``, if there is one, neither retained nor released: this context holds it.
     @inline(__always)
@@ -102,19 +130,15 @@ struct AsyncStep {
         try unretainedGraph._withUnsafeGuaranteedRef(body)
     }
 
-    /// The graph, unretained (see ``withGraph(_:)``).
+    /// The graph, unretained (see ``withGraph(_:)``): made now when the resolution has none yet.
     var unretainedGraph: Unmanaged<AsyncGraph> {
-        Unmanaged.passUnretained(graphReference.unsafelyUnwrapped)
+        unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionGraph() }
     }
 
-    /// The context of a top-level resolve in `graph`, started from `container`: a spare of this thread's when
-    /// there is one.
-    static func root(_ graph: AsyncGraph, container: Container) -> AsyncContext {
-        guard let context = takeSpare() else { return AsyncContext(graph: graph, container: container) }
-        context.graphOwner = graph
-        context.graphReference = graph
-        context.containerOwner = container
-        return context
+    /// The top-level context, unretained: every context holds it (see ``rootReference``).
+    @inline(__always)
+    private var unretainedRoot: Unmanaged<AsyncContext> {
+        Unmanaged.passUnretained(rootReference.unsafelyUnwrapped)
     }
 
     /// The registration of the innermost step; nil for a top-level resolve.
@@ -136,7 +160,8 @@ struct AsyncStep {
         let context = Self.takeSpare() ?? AsyncContext()
         // A new or spare context's fields are clear: one left clear (nil) is not set, which would release the nil
         // it replaces.
-        context.graphReference = graph
+        context.rootReference = rootReference
+        context.isRecording = isRecording
         if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
@@ -147,6 +172,16 @@ struct AsyncStep {
         context.stepShared = shared
         context.outer = self
         return context
+    }
+
+    /// Makes this top-level context, not yet handed to any factory, the context of the request's own step as
+    /// well: `entry`'s, a transient registration asked for as `key`, whose factory then gets it. The resolve needs
+    /// no context of its own beside its step's.
+    func beginTopLevelStep(entry: _ServiceEntryBase, key: ServiceKey) {
+        pathBits = Self.pathBit(of: entry)
+        stepEntry = entry
+        stepType = key.serviceType
+        if let name = key.name { stepName = name }
     }
 
     /// The bit of `entry` in ``pathBits``: from its address, past the bits an allocation's alignment keeps zero.
@@ -225,9 +260,12 @@ struct AsyncStep {
     /// for a resolve that races the factory's return: it started before, or after.
     var isLive: Bool {
         #if canImport(Darwin)
-            AsyncBuilds.lock.withLock { !factoryReturned && !graph.ended }
+            AsyncBuilds.lock.withLock {
+                !factoryReturned && !unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionEnded }
+            }
         #else
-            !factoryReturned.load(ordering: .acquiring) && !graph.hasEnded.load(ordering: .acquiring)
+            !factoryReturned.load(ordering: .acquiring)
+                && !unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionEnded.load(ordering: .acquiring) }
         #endif
     }
 }
@@ -271,9 +309,14 @@ extension AsyncContext {
         guard spares.pointee.count < maximumSpares else { return }
         // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left
         // alone, so that clearing it releases nothing.
-        if context.graphOwner != nil { context.graphOwner = nil }
-        if context.containerOwner != nil { context.containerOwner = nil }
-        context.graphReference = nil
+        if context.containerOwner != nil {
+            // A top-level context (the only one that holds the container): its graph, if it made one, becomes the
+            // thread's spare graph.
+            context.containerOwner = nil
+            context.detachGraph()
+        }
+        context.rootReference = nil
+        context.isRecording = false
         context.stepEntry = nil
         context.outer = nil
         if context.stepName != nil { context.stepName = nil }
@@ -301,8 +344,10 @@ extension AsyncContext {
         spares.pointee.registered = 1
     }
 
-    /// One of the calling thread's spares, cleared, or nil when it has none.
-    private static func takeSpare() -> AsyncContext? {
+    /// One of the calling thread's spares, cleared, or nil when it has none. Inlined: every nested request takes
+    /// one.
+    @inline(__always)
+    static func takeSpare() -> AsyncContext? {
         let spares = weft_thread_async_spares()!
         guard let top = spares.pointee.top else { return nil }
         let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()

@@ -64,11 +64,28 @@ public struct AsyncResolver: Sendable {
         // Inlined into the factory that resolves: a nested request for a service with a typed async factory calls
         // that factory (transient) or the graph's build of it (graph-scoped) from the caller's frame, without a
         // frame of its own for `require`.
-        guard context != nil else { return try await make(Service.self, name: name) }
         let key = ServiceKey(
             serviceType: Service.self,
             argumentsType: unretainedContainer._withUnsafeGuaranteedRef { $0.noArgumentsType },
             name: name)
+        guard context != nil else {
+            // A top-level request (see ``TopLevelCall``): a typed transient factory is called from this frame.
+            let call = topLevelCall(key)
+            guard let root = call.root else { return try await make(Service.self, key: key, after: call) }
+            let resolver = AsyncResolver(within: unretainedContainer, context: root.takeRetainedValue())
+            do {
+                let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                    ._withUnsafeGuaranteedRef { $0.typed }(resolver)
+                var finished = consume resolver
+                finished.endResolution()
+                return instance
+            } catch {
+                var finished = consume resolver
+                let failure = finished.factoryError(error)
+                finished.endResolution()
+                throw failure
+            }
+        }
         let call = try nestedCall(key)
         if let entry = call.graphEntry {
             return try await Container.makeInGraph(
@@ -76,14 +93,20 @@ public struct AsyncResolver: Sendable {
                 context: .passUnretained(context.unsafelyUnwrapped), in: unretainedContainer)
         }
         guard let inner = call.inner else { return try await make(Service.self, key: key, after: call) }
-        var resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
-        defer { resolver.factoryDidReturn() }
+        // A constant, lent to the factory as it is, then consumed to recycle its context: a variable would be
+        // copied for the call, its context retained and released around it.
+        let resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
         do {
-            return try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)._withUnsafeGuaranteedRef {
-                $0.typed
-            }(resolver)
+            let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                ._withUnsafeGuaranteedRef { $0.typed }(resolver)
+            var finished = consume resolver
+            finished.factoryDidReturn()
+            return instance
         } catch {
-            throw resolver.factoryError(error)
+            var finished = consume resolver
+            let failure = finished.factoryError(error)
+            finished.factoryDidReturn()
+            throw failure
         }
     }
 
@@ -226,12 +249,10 @@ public struct AsyncResolver: Sendable {
             return try await container.makeAsync(
                 key: key, context: context, arguments: arguments, synchronously: synchronously)
         }
-        var graph = AsyncGraph.start(ResolutionState.current)
-        var context: AsyncContext? = AsyncContext.root(graph, container: container)
+        var context: AsyncContext? = AsyncContext.root(nil, container: container)
         defer {
-            graph.end()
+            context.unsafelyUnwrapped.endResolution()
             AsyncContext.recycle(&context)
-            AsyncGraph.recycle(&graph)
         }
         return try await container.makeAsync(
             key: key, context: context.unsafelyUnwrapped, arguments: arguments, synchronously: synchronously)

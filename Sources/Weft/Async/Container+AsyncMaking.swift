@@ -353,7 +353,7 @@ extension Container {
     /// call.
     @inline(__always)
     func checkAsyncRequest(_ entry: _ServiceEntryBase, scoped: Bool, key: ServiceKey, context: AsyncContext) throws {
-        if context.graph.isRecording, let asker = context.stepRegistration {
+        if context.isRecording, let asker = context.stepRegistration {
             context.graph.findings?.resolving(entry, from: asker)
         }
         if context.mayContain(entry) { try checkAsyncCycle(entry, key: key, context: context) }

@@ -31,42 +31,55 @@ extension Container {
         context: Unmanaged<AsyncContext>?,
         in container: Unmanaged<Container>
     ) async throws -> Service {
-        let found: Lookup?
-        let current: Unmanaged<AsyncContext>
-        var topLevel: TopLevelResolution?
-        if let context {
-            found = container._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
-            current = context
-        } else {
-            var route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: true) }
-            if case .singleton(let entry, let entered) = route {
+        guard let context else {
+            let route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: true) }
+            return try await makeAtTopLevel(Service.self, key: key, route: route, in: container)
+        }
+        let found = container._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
+        return try await makeAsync(Service.self, found: found, key: key, context: context, in: container)
+    }
+
+    /// A top-level resolve of `key` (no runtime arguments) along `route`, decided by
+    /// ``topLevelRoute(_:singleton:)`` just before, without suspending since: the route may leave the thread
+    /// inside the engine. Inlined, as ``makeAsync(_:key:context:in:)``.
+    @inline(__always)
+    nonisolated(nonsending) static func makeAtTopLevel<Service>(
+        _: Service.Type,
+        key: ServiceKey,
+        route decided: TopLevelRoute,
+        in container: Unmanaged<Container>
+    ) async throws -> Service {
+        var route = decided
+        if case .singleton(let entry, let entered) = route {
+            do {
+                return try container._withUnsafeGuaranteedRef {
+                    try $0.builtSingleton(entry, entered: entered, as: Service.self)
+                }
+            } catch is NotBuiltYet {}
+            route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
+        }
+        guard case .graph(let started, let registration) = route else {
+            if case .synchronous(let found, let entered) = route {
+                // The first try in this frame, with the registration the route found.
                 do {
                     return try container._withUnsafeGuaranteedRef {
-                        try $0.builtSingleton(entry, entered: entered, as: Service.self)
+                        try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
                     }
-                } catch is NotBuiltYet {}
-                route = container._withUnsafeGuaranteedRef { $0.topLevelRoute(key, singleton: false) }
-            }
-            guard case .graph(let started, let registration) = route else {
-                if case .synchronous(let found, let entered) = route {
-                    // The first try in this frame, with the registration the route found.
-                    do {
-                        return try container._withUnsafeGuaranteedRef {
-                            try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
-                        }
-                    } catch let busy as BuildInProgress {
-                        try await BuildCoordinator.suspendWhileBuilt(busy.holder)
-                    }
+                } catch let busy as BuildInProgress {
+                    try await BuildCoordinator.suspendWhileBuilt(busy.holder)
                 }
-                return try await makeOnThisThread(Service.self, key: key, in: container)
             }
-            let resolution = TopLevelResolution(started, container: container)
-            current = resolution.unretainedRoot
-            topLevel = consume resolution
-            found = registration
+            return try await makeOnThisThread(Service.self, key: key, in: container)
         }
-        defer { topLevel?.end() }
-        return try await makeAsync(Service.self, found: found, key: key, context: current, in: container)
+        if let registration, registration.exact, !registration.hasCallbacks, registration.policy == .transient,
+            let factory = typedFactory(of: registration, as: Service.self)
+        {
+            return try await callAtTopLevel(factory, root: started, entry: registration.entry, key: key, in: container)
+        }
+        var resolution = TopLevelResolution(started)
+        defer { resolution.end() }
+        return try await makeAsync(
+            Service.self, found: registration, key: key, context: resolution.unretainedRoot, in: container)
     }
 
     /// ``makeAsync(_:key:context:in:)`` once the registration (`found`) has been looked up: the request for a
@@ -136,7 +149,7 @@ extension Container {
             // The registration is read through `found`, not retained: the graph's activity record keeps it alive
             // until the graph ends.
             let entry = found.entry
-            if found.exactShared, !context.graph.isRecording, context.sharedBuilder == nil {
+            if found.exactShared, !context.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
                 // Not while a verification records, nor on the path of a shared build, which note their uses.
                 do {
@@ -166,18 +179,21 @@ extension Container {
     /// A `.singleton` or `.synchronous` route leaves the thread inside the engine, so that the registration found
     /// stays alive for what the caller calls next, without suspending, and which leaves it:
     /// ``builtSingleton(_:entered:as:)``, or the first try of ``makeOnThisThread(_:key:entered:as:)``.
-    private func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
+    func topLevelRoute(_ key: ServiceKey, singleton: Bool) -> TopLevelRoute {
         ResolutionState.withCurrent { state in
             let entered = state.enterEngine()
             guard let found = state.lookups.find(key, in: self) else {
                 defer { state.leaveEngine(entered) }
-                return .graph(.passRetained(AsyncGraph.start(state)), nil)
+                return .graph(.passRetained(AsyncContext.root(nil, container: self)), nil)
             }
             if singleton, found.exactShared { return .singleton(found.entry, entered: entered) }
             let synchronous = found.entry._withUnsafeGuaranteedRef { $0.asyncFactory == nil && !$0.runsOnMainActor }
             if synchronous { return .synchronous(found, entered: entered) }
             defer { state.leaveEngine(entered) }
-            return .graph(.passRetained(AsyncGraph.start(state)), found)
+            // A transient request may need no graph at all (see `AsyncContext+Resolution.swift`); any other needs
+            // one at once, started here rather than by its first request.
+            let graph = found.policy == .transient ? nil : Unmanaged.passRetained(AsyncGraph.start(state))
+            return .graph(.passRetained(AsyncContext.root(taking: graph, container: self)), found)
         }
     }
 
@@ -301,6 +317,35 @@ extension Container {
         }
     }
 
+    /// Calls `factory`, the typed async factory of `entry` (a transient registration without callbacks, the
+    /// request of a top-level resolve), with a resolver for `root`, the resolve's top-level context (whose reference
+    /// the caller hands over), made the step's context too; then ends the resolution and recycles the context.
+    /// The request's checks have nothing to find: the path is empty (no cycle, no shared instance being made, no
+    /// verification recording). Inlined, as ``call(_:inner:key:in:)``.
+    @inline(__always)
+    nonisolated(nonsending) static func callAtTopLevel<Service>(
+        _ factory: Unmanaged<TypedAsyncFactory<Service>>,
+        root: Unmanaged<AsyncContext>,
+        entry: EntryReference,
+        key: ServiceKey,
+        in container: Unmanaged<Container>
+    ) async throws -> Service {
+        root._withUnsafeGuaranteedRef { root in
+            entry._withUnsafeGuaranteedRef { root.beginTopLevelStep(entry: $0, key: key) }
+        }
+        var resolver = AsyncResolver(within: container, context: root.takeRetainedValue())
+        defer {
+            resolver.context.unsafelyUnwrapped.factoryDidReturn()
+            resolver.context.unsafelyUnwrapped.endResolution()
+            AsyncContext.recycle(&resolver.context)
+        }
+        do {
+            return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
+        } catch {
+            throw Self.factoryError(error, key: key, context: resolver.context.unsafelyUnwrapped)
+        }
+    }
+
     /// What an async factory's `error` becomes: a ``ResolutionError`` as it is, any other wrapped as
     /// ``ResolutionError/Reason/factoryFailed`` with the path of `context`, the factory's.
     @inline(never)
@@ -314,39 +359,35 @@ extension Container {
 private struct NotBuiltYet: Error {}
 
 /// How a top-level async resolve goes (see ``Container/topLevelRoute(_:singleton:)``).
-private enum TopLevelRoute {
+@usableFromInline enum TopLevelRoute {
     /// An exact `.container`-like registration, `entry`: its instance may be built. The thread is still inside
     /// the engine, and `entered` says whether the route entered it (see ``ResolutionState/enterEngine()``).
     case singleton(EntryReference, entered: Bool)
     /// A registration, `found`, whose factory is synchronous and may run on this thread. The thread is still
     /// inside the engine, as for ``singleton(_:entered:)``.
     case synchronous(Lookup, entered: Bool)
-    /// A graph started for the request, retained for the resolve that takes it (once), and the registration found
-    /// (nil: none, for the error). Unmanaged: the resolve then holds the graph's only reference, without a copy.
-    case graph(Unmanaged<AsyncGraph>, Lookup?)
+    /// The top-level context of a resolution started for the request (with its graph, unless the request is
+    /// transient), retained for the resolve that takes it (once), and the registration found (nil: none, for the
+    /// error). Unmanaged: the resolve then holds the context's only reference, without a copy.
+    case graph(Unmanaged<AsyncContext>, Lookup?)
 }
 
-/// The graph and the top-level context of a top-level async resolve, held for the resolve's frame.
+/// The top-level context of a top-level async resolve, held for the resolve's frame.
 struct TopLevelResolution: ~Copyable {
-    /// The resolve's reference to its graph: the only one once the route's is taken over (see
-    /// ``AsyncGraph/recycle(_:)``).
-    private var graph: AsyncGraph
     private var root: AsyncContext?
 
-    /// Takes over `started`, the route's reference to the graph started for the resolve, and makes its top-level
-    /// context, for a resolve of `container`.
-    init(_ started: Unmanaged<AsyncGraph>, container: Unmanaged<Container>) {
-        graph = started.takeRetainedValue()
-        root = AsyncContext.root(graph, container: container.takeUnretainedValue())
+    /// Takes over `started`, the route's reference to the top-level context started for the resolve.
+    init(_ started: Unmanaged<AsyncContext>) {
+        root = started.takeRetainedValue()
     }
 
     /// The top-level context, borrowed: this resolution holds it until ``end()``.
     var unretainedRoot: Unmanaged<AsyncContext> { .passUnretained(root.unsafelyUnwrapped) }
 
-    /// Ends the graph, and recycles its context and the graph when nothing else refers to them.
+    /// Ends the resolution (and its graph, if it made one), and recycles its context (and graph) when nothing else
+    /// refers to them.
     mutating func end() {
-        graph.end()
+        root.unsafelyUnwrapped.endResolution()
         AsyncContext.recycle(&root)
-        AsyncGraph.recycle(&graph)
     }
 }

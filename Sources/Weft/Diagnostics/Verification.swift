@@ -243,11 +243,9 @@ final class Verification {
     /// async factories too.
     private func buildAsync(_ key: ServiceKey, in scope: Container, site: BuildSite) async throws -> Made {
         func make<Service>(_: Service.Type) async throws -> Made {
-            let graph = AsyncGraph(recording: site.findings)
-            defer { graph.end() }
-            return try await scope.makeAsync(
-                key: key, context: AsyncContext(graph: graph, container: scope), arguments: ()
-            ) {
+            let context = AsyncContext.root(AsyncGraph(recording: site.findings), container: scope)
+            defer { context.endResolution() }
+            return try await scope.makeAsync(key: key, context: context, arguments: ()) {
                 try scope.make(Service.self, name: key.name, option: key.option)
             }
         }
