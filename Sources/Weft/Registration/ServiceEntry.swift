@@ -278,7 +278,7 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return copy
     }
 
-    // A scope's slot keeps its instance as `ServiceEntry+ScopeSlot.swift` says.
+    // A scope's slot keeps its instance as `ServiceEntry+Instances.swift` says.
     override func erasedSlotInstance(_ bits: UnsafeMutableRawPointer) -> Any {
         Self.slotInstance(bits)
     }

@@ -7,7 +7,7 @@
 /// it over for teardown and letting go of the claim are one hold of one lock. No user code runs under it (an
 /// instance is released, and its teardown found, outside).
 ///
-/// The instance is kept as one retained object, as its registration knows how (see `ServiceEntry+ScopeSlot.swift`):
+/// The instance is kept as one retained object, as its registration knows how (see `ServiceEntry+Instances.swift`):
 /// the instance itself for a class, a typed box around it for any other type. Releasing it needs no type, so the
 /// scope does it alone; reading it, typed or erased, goes through the registration, during a resolve.
 struct SlotState {
