@@ -31,7 +31,7 @@ extension AsyncContext {
         if let graph {
             // Not yet seen by any other task: set without synchronisation.
             context.isRecording = graph._withUnsafeGuaranteedRef { $0.isRecording }
-            #if canImport(Darwin)
+            #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
                 context.graphOwner = graph.takeRetainedValue()
             #else
                 context.graphOwner.store(graph.toOpaque(), ordering: .relaxed)
@@ -44,8 +44,8 @@ extension AsyncContext {
     /// resolution has none yet.
     @inline(__always)
     func resolutionGraph() -> Unmanaged<AsyncGraph> {
-        #if canImport(Darwin)
-            if let graph = AsyncBuilds.lock.withLock({ graphOwner.map(Unmanaged.passUnretained) }) { return graph }
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            if let graph = Self.resolutionLock.withLock({ graphOwner.map(Unmanaged.passUnretained) }) { return graph }
         #else
             if let graph = graphOwner.load(ordering: .acquiring) { return .fromOpaque(graph) }
         #endif
@@ -59,8 +59,8 @@ extension AsyncContext {
     private func makeGraph() -> Unmanaged<AsyncGraph> {
         var made = AsyncGraph.start(ResolutionState.current)
         let candidate = Unmanaged.passRetained(made)
-        #if canImport(Darwin)
-            let (graph, ended): (Unmanaged<AsyncGraph>, Bool) = AsyncBuilds.lock.withLock {
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            let (graph, ended): (Unmanaged<AsyncGraph>, Bool) = Self.resolutionLock.withLock {
                 if let graph = graphOwner { return (.passUnretained(graph), false) }
                 graphOwner = candidate.takeRetainedValue()
                 return (candidate, resolutionEnded)
@@ -89,8 +89,8 @@ extension AsyncContext {
     /// Ends this top-level context's resolution: resolves through its contexts start resolutions of their own from
     /// now on, its graph (if it made one) ends, and its activity record leaves the engine.
     func endResolution() {
-        #if canImport(Darwin)
-            let graph = AsyncBuilds.lock.withLock {
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            let graph = Self.resolutionLock.withLock {
                 resolutionEnded = true
                 return graphOwner
             }
@@ -107,7 +107,7 @@ extension AsyncContext {
     /// Clears what this top-level context held for its resolution, which has ended and which nothing else refers to
     /// (it becomes a spare): its graph, if it made one, becomes the thread's spare graph.
     func detachGraph() {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
             resolutionEnded = false
             guard var graph = graphOwner.take() else { return }
         #else

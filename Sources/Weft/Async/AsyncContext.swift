@@ -8,6 +8,10 @@ import WeftAtomics
     import Musl
 #endif
 
+// Where Synchronization's `Atomic` is newer than Weft's deployment floors (Apple platforms), the fields below that
+// are atomic elsewhere are guarded by a lock. `-Xswiftc -DWEFT_LOCKED_ASYNC_STATE` selects that path on Linux too,
+// so that CI runs the tests through it (.ci/run); the same holds for AsyncGraph.swift and
+// AsyncContext+Resolution.swift.
 #if !canImport(Darwin)
     import Synchronization
 #endif
@@ -38,14 +42,18 @@ struct AsyncStep {
     /// For a top-level context: the resolution's graph, made by the first request that needs one (see
     /// ``unretainedGraph``), so that a resolve whose requests are all transient makes none. Retained; set once per
     /// resolution, possibly by a child task of one of its factories: atomic where `Atomic` is available at Weft's
-    /// deployment floors, guarded by ``AsyncBuilds/lock`` on Apple platforms.
-    #if canImport(Darwin)
+    /// deployment floors, guarded by ``resolutionLock`` on Apple platforms.
+    #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+        /// Guards ``graphOwner``, ``resolutionEnded`` and ``factoryReturned`` where they are not atomic. A lock of its
+        /// own, not ``AsyncBuilds/lock``, which code that reads the graph may hold: nothing is done under this one but
+        /// reading or setting those fields, so it can be taken inside any other.
+        static let resolutionLock = Lock()
         @exclusivity(unchecked) var graphOwner: AsyncGraph?
     #else
         let graphOwner = Atomic<UnsafeMutableRawPointer?>(nil)
     #endif
     /// For a top-level context: whether its resolve has finished (see ``isLive``), set once, as ``graphOwner``.
-    #if canImport(Darwin)
+    #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
         @exclusivity(unchecked) var resolutionEnded = false
     #else
         let resolutionEnded = Atomic<Bool>(false)
@@ -64,9 +72,9 @@ struct AsyncStep {
     @exclusivity(unchecked) var containerOwner: Container?
     /// Whether the factory this context was made for has returned: a resolver the factory kept then starts resolves
     /// of its own, as `container.async` does. Read on every nested resolve: an atomic flag where `Atomic` is
-    /// available at Weft's deployment floors (not on Apple platforms, where ``AsyncBuilds/lock`` guards it), so
+    /// available at Weft's deployment floors (not on Apple platforms, where ``resolutionLock`` guards it), so
     /// that nested resolves take no process-wide lock to read it.
-    #if canImport(Darwin)
+    #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
         @exclusivity(unchecked) private var factoryReturned = false
     #else
         private let factoryReturned = Atomic<Bool>(false)
@@ -104,7 +112,7 @@ struct AsyncStep {
     init() {}
 
     deinit {
-        #if !canImport(Darwin)
+        #if !(canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE)
             if let graph = graphOwner.load(ordering: .relaxed) { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
         #endif
         if let activity {
@@ -249,8 +257,8 @@ struct AsyncStep {
 
     /// Notes that the factory this context was made for has returned (or thrown).
     func factoryDidReturn() {
-        #if canImport(Darwin)
-            AsyncBuilds.lock.withLock { factoryReturned = true }
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            Self.resolutionLock.withLock { factoryReturned = true }
         #else
             factoryReturned.store(true, ordering: .releasing)
         #endif
@@ -259,8 +267,8 @@ struct AsyncStep {
     /// Whether resolves through this context still belong to its factory's call and graph. Either answer is right
     /// for a resolve that races the factory's return: it started before, or after.
     var isLive: Bool {
-        #if canImport(Darwin)
-            AsyncBuilds.lock.withLock {
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            Self.resolutionLock.withLock {
                 !factoryReturned && !unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionEnded }
             }
         #else
@@ -325,7 +333,7 @@ extension AsyncContext {
         if context.innermostBuild != nil { context.innermostBuild = nil }
         context.pathBits = 0
         context.hasSharedStep = false
-        #if canImport(Darwin)
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
             context.factoryReturned = false
         #else
             context.factoryReturned.store(false, ordering: .relaxed)

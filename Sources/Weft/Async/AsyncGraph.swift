@@ -32,7 +32,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// when it becomes a spare (see ``recycle(_:)``): a graph reused by the thread's next resolve then allocates
     /// none of them again. Touched only by the task that ends the graph and by `recycle`, after it.
     @exclusivity(unchecked) private var emptied: Held?
-    #if !canImport(Darwin)
+    #if !(canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE)
         /// `ended`, readable without the lock (see ``AsyncContext/isLive``); set once, after it.
         let hasEnded = Atomic<Bool>(false)
     #endif
@@ -145,7 +145,7 @@ final class AsyncGraph: @unchecked Sendable {
             held = taken
         }
         lock.unlock()
-        #if !canImport(Darwin)
+        #if !(canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE)
             hasEnded.store(true, ordering: .releasing)
         #endif
         held?.completeStored()
@@ -193,7 +193,7 @@ extension AsyncGraph {
         // collections were emptied when it ended.
         graph.id = GraphIdentifier(id: state.nextGraphID())
         graph.ended = false
-        #if !canImport(Darwin)
+        #if !(canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE)
             graph.hasEnded.store(false, ordering: .relaxed)
         #endif
         weft_activity_enter(graph.activity)

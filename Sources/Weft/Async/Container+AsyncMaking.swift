@@ -328,7 +328,11 @@ extension Container {
             let result = try body(state)
             if builder != nil { state.fields.pointee.sharedBuilds.removeLast() }
             let made = instancesMade(inGraph: context.graph.id, state: state)
-            if !made.isEmpty { AsyncBuilds.lock.withLock { context.graph.kept += made } }
+            if !made.isEmpty {
+                // The graph read before the lock: reading it may take the resolution's own lock.
+                let graph = context.graph
+                AsyncBuilds.lock.withLock { graph.kept += made }
+            }
             return result
         }
     }
