@@ -193,6 +193,36 @@ import Weft
         #expect(scope.made.value == 2)
     }
 
+    /// A scope object whose deinit resolves, from another thread, the service it was the scope of, and waits up to
+    /// two seconds for the answer: the resolve takes the registration's lock, so it answers in time only when the
+    /// deinit runs with that lock free.
+    final class ResolvingOnReleaseScope: ObjectScopeProtocol, @unchecked Sendable {
+        let container: Container
+        let answeredInTime: Collected<Bool>
+
+        init(container: Container, answeredInTime: Collected<Bool>) {
+            self.container = container
+            self.answeredInTime = answeredInTime
+        }
+
+        func makeStorage() -> any InstanceStorage { PermanentStorage() }
+
+        deinit {
+            let container = container
+            let resolve = runOnThread { _ = container.resolve(Service.self) }
+            answeredInTime.append(resolve.wait(seconds: 2))
+        }
+    }
+
+    @Test func aScopeObjectThatInObjectScopeReplacesIsReleasedWithTheRegistrationsLockFree() {
+        let container = Container()
+        let answeredInTime = Collected<Bool>()
+        let registration = container.register(Service.self) { _ in Service() }
+        registration.inObjectScope(ResolvingOnReleaseScope(container: container, answeredInTime: answeredInTime))
+        registration.inObjectScope(.container)
+        #expect(answeredInTime.values == [true])
+    }
+
     @Test func resetObjectScopeDiscardsTheInstancesOfACustomScope() throws {
         let log = Collected<String>()
         let session = ObjectScope(storageFactory: { RecordingStorage(log: log) }, description: "session")

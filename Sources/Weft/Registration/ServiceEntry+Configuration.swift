@@ -10,14 +10,17 @@ extension ServiceEntry {
     @discardableResult
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         let dropped = lock.withLock {
+            let replaced = configuration
             configuration = configuration.inScope(objectScope)
-            return (slot.takeStorages(), scopeFollowers)
+            return (slot.takeStorages(), scopeFollowers, replaced)
         }
         weft_registry_changed()
-        // Released outside the lock: a deinit may call back into the container.
+        // Released outside the lock: a deinit may call back into the container (an instance's, or the replaced
+        // scope object's when this registration held its last reference).
         TypedCopy<Service>.free(dropped.0.typed)
         withExtendedLifetime(dropped.0.made) {}
         withExtendedLifetime(dropped.0.gated) {}
+        withExtendedLifetime(dropped.2) {}
         // A decorated forward keeps its instances in the scope of the registration it forwards to.
         for follower in (dropped.1 ?? [:]).values { follower.inObjectScope(objectScope) }
         return self
