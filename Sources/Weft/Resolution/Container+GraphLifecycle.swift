@@ -122,15 +122,21 @@ extension Container {
             kept = fields.pointee.keptContainers
             fields.pointee.keptContainers = []
         }
-        // Newest first, each in place: the slot stays taken while its instance is released.
+        releaseMade(fields, downTo: first)
+        if var kept {
+            kept.removeAll(keepingCapacity: true)
+            if fields.pointee.keptContainers.isEmpty { fields.pointee.keptContainers = kept }
+        }
+    }
+
+    /// Releases the records of the resolve that is ending above index `first`, newest first, each in place: the slot
+    /// stays taken while its instance is released (a deinit may start a resolve, whose records go above it).
+    @inline(never)
+    func releaseMade(_ fields: UnsafeMutablePointer<ResolutionState.Fields>, downTo first: Int) {
         while fields.pointee.made.count > first {
             let last = fields.pointee.made.count - 1
             fields.pointee.made.destroy(at: last)
             fields.pointee.made.count = last
-        }
-        if var kept {
-            kept.removeAll(keepingCapacity: true)
-            if fields.pointee.keptContainers.isEmpty { fields.pointee.keptContainers = kept }
         }
     }
 

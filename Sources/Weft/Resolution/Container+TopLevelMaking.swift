@@ -98,22 +98,10 @@ extension Container {
             fields.pointee.privateGraph = nil
             fields.pointee.topContainer = ResolutionState.Fields.noContainer
             // What `completeGraph(_:graph:failed:)` does when no record is in storage and nothing else is held.
-            if !fields.pointee.made.isEmpty { releaseMade(fields) }
+            if !fields.pointee.made.isEmpty { releaseMade(fields, downTo: fields.pointee.made.mark) }
             return
         }
         leaveTopLevelInFull(found, key: key, state: state, failed: failed)
-    }
-
-    /// Releases the records of the top-level resolve that just ended, newest first, each in place (see
-    /// `completeGraph(_:graph:failed:)`, whose last step this is).
-    @inline(never)
-    func releaseMade(_ fields: UnsafeMutablePointer<ResolutionState.Fields>) {
-        let first = fields.pointee.made.mark
-        while fields.pointee.made.count > first {
-            let last = fields.pointee.made.count - 1
-            fields.pointee.made.destroy(at: last)
-            fields.pointee.made.count = last
-        }
     }
 
     /// ``leaveTopLevel(_:key:state:failed:)`` for every case.
