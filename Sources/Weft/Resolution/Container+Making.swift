@@ -27,7 +27,8 @@ extension Container {
 
     @inline(__always)
     func make<Service>(_ key: ServiceKey, state: ResolutionState) throws -> Service {
-        let entered = state.enterEngine()
+        // Inside a running factory of this thread, whose resolve entered the engine and leaves it.
+        let entered = state.fields.pointee.factoriesRunning == 0 && state.enterEngine()
         defer { state.leaveEngine(entered) }
         guard let found = state.lookups.find(key, in: self) else {
             return try make(Service.self, name: key.name, option: nil)
