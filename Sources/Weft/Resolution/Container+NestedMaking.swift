@@ -127,18 +127,10 @@ extension Container {
         }
         try enterNested(entry, key: key, state: state)
         do {
-            // The factory's result goes straight into its record, and the caller's result is copied out of it: in
-            // unspecialised code each move or copy of a value is a value-witness call, and a local of `Service`
-            // in between would cost two more. Recorded before the frame is left: nothing runs in between.
-            fields.pointee.made.push(
-                try entry._withUnsafeGuaranteedRef {
-                    try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
-                },
-                entry: entry,
-                graph: graph,
-                inStorage: false,
-                policy: .perGraph
-            )
+            // Recorded before the frame is left: nothing runs in between. The registration's type is `Service`
+            // (an exact lookup), read from it and opened in the call: see `recordNewInstance(of:as:graph:fields:)`.
+            let type = entry._withUnsafeGuaranteedRef { $0.serviceType }
+            try recordNewInstance(of: entry, as: type, graph: graph, fields: fields)
         } catch {
             let path = pathForFailure(of: error, state: state)
             leaveNested(fields, key: key)
@@ -152,6 +144,32 @@ extension Container {
         if fields.pointee.privateGraph == nil { storeEscapedInstance(at: index, graph: graph, fields: fields) }
         leaveNested(fields, key: key)
         return fields.pointee.made.load(at: index, as: Service.self)
+    }
+
+    /// Calls the factory of `entry`, a `ServiceEntry<Instance>`, and records what it made for `graph`.
+    ///
+    /// Called with `Instance` opened from an existential metatype: the locals of `Instance` that carry the
+    /// factory's result into its record then have a type that exists only after the opening, so their stack space
+    /// (sized at run time in unspecialised code) is set up on this path alone. Of `Service` itself, it would be
+    /// set up when the function this is inlined into is entered, on every nested resolve.
+    @inline(__always)
+    func recordNewInstance<Instance>(
+        of entry: EntryReference,
+        as _: Instance.Type,
+        graph: GraphIdentifier,
+        fields: UnsafeMutablePointer<ResolutionState.Fields>
+    ) throws {
+        // The factory's result goes straight into its record: in unspecialised code each move or copy of a value
+        // is a value-witness call.
+        fields.pointee.made.push(
+            try entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Instance>.self).plainFactory(self)
+            },
+            entry: entry,
+            graph: graph,
+            inStorage: false,
+            policy: .perGraph
+        )
     }
 
     /// Puts the instance recorded at `index` into its registration's storage for `graph` too, as
