@@ -24,19 +24,26 @@
 /// value of unknown type is a call through its value witnesses, and every local one more stack allocation.
 extension Container {
     /// Whether the registration `found` (an exact lookup) can be made by ``makeNested(_:key:state:)``: see above.
+    /// `inFactory` is whether ``ResolutionState/Fields/factoriesRunning`` is above zero.
     @inline(__always)
-    func canMakeNested<Service>(_ found: Lookup, as _: Service.Type, state: ResolutionState) -> Bool {
+    func canMakeNested<Service>(
+        _ found: Lookup,
+        as _: Service.Type,
+        state: ResolutionState,
+        inFactory: Bool
+    ) -> Bool {
         let fields = state.fields
         // No recorder or preparation (see `ResolutionState.Fields.busy`): stricter than the general path needs (a
         // preparation for another frame), and one compare.
-        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks,
-            fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing == 0,
-            let graph = fields.pointee.graph
+        guard inFactory, !found.hasCallbacks,
+            fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing == 0
         else { return false }
         switch found.policy {
         case .transient:
+            // A factory runs in a graph (`begin` set it): a transient instance needs nothing of it.
             return true
         case .perGraph:
+            guard let graph = fields.pointee.graph else { return false }
             return !synchronized && graph == fields.pointee.privateGraph && MadeRecords.fits(Service.self)
         default:
             return false
