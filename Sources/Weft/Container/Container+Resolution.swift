@@ -18,13 +18,15 @@ extension Container: Resolver {
     /// ```swift
     /// let owner = container.resolve(PersonType.self)
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
+        // Always inlined (as `resolve(_:name:)` and `_require` are): the witnesses a factory calls through
+        // `any Resolver` then go straight to the unspecialised entry point, without a frame of their own.
         resolve(serviceType, name: nil)
     }
 
     /// Returns an instance of `serviceType` registered under `name`, or `nil` if it cannot be made.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
         // Inlinable so that a caller that names `Service` reads a built `.container` instance specialised for it
         // (see `makeSpecialised(_:name:)`). Where `Service` is not known (through `Resolver`, or in generic
@@ -71,7 +73,7 @@ extension Container: Resolver {
 
     /// Returns an instance of `serviceType` registered under `name` (no arguments), or throws: the path of
     /// ``resolve(_:name:)``, reporting failure by throwing. Call ``Resolver/require(_:name:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public func _require<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         // As in `resolve(_:name:)`: specialised where `Service` is known, this module's copy otherwise.
         guard _isConcrete(Service.self) else { return try requireUnspecialised(serviceType, name: name) }

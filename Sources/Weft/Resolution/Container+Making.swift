@@ -27,17 +27,26 @@ extension Container {
 
     @inline(__always)
     func make<Service>(_ key: ServiceKey, state: ResolutionState) throws -> Service {
-        let entered = state.enterEngine()
+        // Inside a running factory of this thread, whose resolve entered the engine and leaves it. Read once: the
+        // lookup between here and `canMakeNested` runs no factory.
+        let inFactory = state.fields.pointee.factoriesRunning > 0
+        let entered = !inFactory && state.enterEngine()
         defer { state.leaveEngine(entered) }
         guard let found = state.lookups.find(key, in: self) else {
             return try make(Service.self, name: key.name, option: nil)
         }
-        return try make(found, key: key, state: state)
+        return try make(found, key: key, state: state, inFactory: inFactory)
     }
 
     /// Makes the registration `found` for `key` (no runtime arguments) as `Service`.
     @inline(__always)
     func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
+        try make(found, key: key, state: state, inFactory: state.fields.pointee.factoriesRunning > 0)
+    }
+
+    /// ``make(_:key:state:)`` where the caller knows whether a factory of this thread is running (`inFactory`).
+    @inline(__always)
+    func make<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState, inFactory: Bool) throws -> Service {
         if found.exactShared {
             // A built singleton is returned without entering a graph, so its use is noted here; when it is not
             // built yet, `make(_:key:state:as:produce:)` notes it, as for every other path.
@@ -49,7 +58,7 @@ extension Container {
                 )
             }
         }
-        if found.exact, canMakeNested(found, as: Service.self, state: state) {
+        if found.exact, canMakeNested(found, as: Service.self, state: state, inFactory: inFactory) {
             return try makeNested(found, key: key, state: state)
         }
         return try makeOutOfLine(found, key: key, state: state)
@@ -96,7 +105,9 @@ extension Container {
     /// and of a nested resolve (see ``makeNested(_:key:state:)``) stays small.
     @usableFromInline @inline(never)
     func makeOutOfLine<Service>(_ found: Lookup, key: ServiceKey, state: ResolutionState) throws -> Service {
-        if found.exact, canMakeNested(found, as: Service.self, state: state) {
+        if found.exact,
+            canMakeNested(found, as: Service.self, state: state, inFactory: state.fields.pointee.factoriesRunning > 0)
+        {
             return try makeNested(found, key: key, state: state)
         }
         return try makeWithoutArguments(found, key: key, state: state)

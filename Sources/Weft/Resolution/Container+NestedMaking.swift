@@ -24,19 +24,26 @@
 /// value of unknown type is a call through its value witnesses, and every local one more stack allocation.
 extension Container {
     /// Whether the registration `found` (an exact lookup) can be made by ``makeNested(_:key:state:)``: see above.
+    /// `inFactory` is whether ``ResolutionState/Fields/factoriesRunning`` is above zero.
     @inline(__always)
-    func canMakeNested<Service>(_ found: Lookup, as _: Service.Type, state: ResolutionState) -> Bool {
+    func canMakeNested<Service>(
+        _ found: Lookup,
+        as _: Service.Type,
+        state: ResolutionState,
+        inFactory: Bool
+    ) -> Bool {
         let fields = state.fields
         // No recorder or preparation (see `ResolutionState.Fields.busy`): stricter than the general path needs (a
         // preparation for another frame), and one compare.
-        guard fields.pointee.factoriesRunning > 0, !found.hasCallbacks,
-            fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing == 0,
-            let graph = fields.pointee.graph
+        guard inFactory, !found.hasCallbacks,
+            fields.pointee.busy & ResolutionState.Fields.recordingOrPreparing == 0
         else { return false }
         switch found.policy {
         case .transient:
+            // A factory runs in a graph (`begin` set it): a transient instance needs nothing of it.
             return true
         case .perGraph:
+            guard let graph = fields.pointee.graph else { return false }
             return !synchronized && graph == fields.pointee.privateGraph && MadeRecords.fits(Service.self)
         default:
             return false
@@ -127,18 +134,10 @@ extension Container {
         }
         try enterNested(entry, key: key, state: state)
         do {
-            // The factory's result goes straight into its record, and the caller's result is copied out of it: in
-            // unspecialised code each move or copy of a value is a value-witness call, and a local of `Service`
-            // in between would cost two more. Recorded before the frame is left: nothing runs in between.
-            fields.pointee.made.push(
-                try entry._withUnsafeGuaranteedRef {
-                    try unsafeDowncast($0, to: ServiceEntry<Service>.self).plainFactory(self)
-                },
-                entry: entry,
-                graph: graph,
-                inStorage: false,
-                policy: .perGraph
-            )
+            // Recorded before the frame is left: nothing runs in between. The registration's type is `Service`
+            // (an exact lookup), read from it and opened in the call: see `recordNewInstance(of:as:graph:fields:)`.
+            let type = entry._withUnsafeGuaranteedRef { $0.serviceType }
+            try recordNewInstance(of: entry, as: type, graph: graph, fields: fields)
         } catch {
             let path = pathForFailure(of: error, state: state)
             leaveNested(fields, key: key)
@@ -152,6 +151,32 @@ extension Container {
         if fields.pointee.privateGraph == nil { storeEscapedInstance(at: index, graph: graph, fields: fields) }
         leaveNested(fields, key: key)
         return fields.pointee.made.load(at: index, as: Service.self)
+    }
+
+    /// Calls the factory of `entry`, a `ServiceEntry<Instance>`, and records what it made for `graph`.
+    ///
+    /// Called with `Instance` opened from an existential metatype: the locals of `Instance` that carry the
+    /// factory's result into its record then have a type that exists only after the opening, so their stack space
+    /// (sized at run time in unspecialised code) is set up on this path alone. Of `Service` itself, it would be
+    /// set up when the function this is inlined into is entered, on every nested resolve.
+    @inline(__always)
+    func recordNewInstance<Instance>(
+        of entry: EntryReference,
+        as _: Instance.Type,
+        graph: GraphIdentifier,
+        fields: UnsafeMutablePointer<ResolutionState.Fields>
+    ) throws {
+        // The factory's result goes straight into its record: in unspecialised code each move or copy of a value
+        // is a value-witness call.
+        fields.pointee.made.push(
+            try entry._withUnsafeGuaranteedRef {
+                try unsafeDowncast($0, to: ServiceEntry<Instance>.self).plainFactory(self)
+            },
+            entry: entry,
+            graph: graph,
+            inStorage: false,
+            policy: .perGraph
+        )
     }
 
     /// Puts the instance recorded at `index` into its registration's storage for `graph` too, as

@@ -67,7 +67,7 @@ extension Resolver {
     }
 
     /// Returns an instance of `serviceType`, or throws a ``ResolutionError`` that explains why not.
-    @inlinable
+    @inlinable @inline(__always)
     public func require<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil) throws -> Service {
         try _require(serviceType, name: name)
     }
