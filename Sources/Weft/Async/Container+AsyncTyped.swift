@@ -78,8 +78,12 @@ extension Container {
         }
         var resolution = TopLevelResolution(started)
         defer { resolution.end() }
-        return try await makeAsync(
+        let instance = try await makeAsync(
             Service.self, found: registration, key: key, context: resolution.unretainedRoot, in: container)
+        try container._withUnsafeGuaranteedRef { container in
+            try resolution.unretainedRoot._withUnsafeGuaranteedRef { try container.completeDeferred(root: $0) }
+        }
+        return instance
     }
 
     /// ``makeAsync(_:key:context:in:)`` once the registration (`found`) has been looked up: the request for a
@@ -339,11 +343,14 @@ extension Container {
             resolver.context.unsafelyUnwrapped.endResolution()
             AsyncContext.recycle(&resolver.context)
         }
+        let instance: Service
         do {
-            return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
+            instance = try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
         } catch {
             throw Self.factoryError(error, key: key, context: resolver.context.unsafelyUnwrapped)
         }
+        try container._withUnsafeGuaranteedRef { try $0.completeDeferred(root: resolver.context.unsafelyUnwrapped) }
+        return instance
     }
 
     /// What an async factory's `error` becomes: a ``ResolutionError`` as it is, any other wrapped as
