@@ -148,7 +148,10 @@ extension AsyncResolver {
     /// a callback throws.
     @usableFromInline mutating func completeAndEndResolution() throws {
         defer { endResolution() }
-        try unretainedContainer._withUnsafeGuaranteedRef { try $0.completeDeferred(root: context.unsafelyUnwrapped) }
+        // Borrowed, as in `endResolution()`: the resolver holds the context.
+        try Unmanaged.passUnretained(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { root in
+            try unretainedContainer._withUnsafeGuaranteedRef { try $0.completeDeferred(root: root) }
+        }
     }
 
     /// Notes that the top-level factory this resolver was handed to (see ``topLevelCall(_:)``) has returned (or

@@ -31,7 +31,7 @@ extension Container {
     /// Whether the callbacks of the instance made for `step` (a request within `context`) wait for the top-level
     /// factory: they do unless the request is the top-level one or something on its path outlives the graph.
     func defersCompletion(of step: AsyncStep, in context: AsyncContext) -> Bool {
-        !step.shared && context.stepRegistration != nil && context.sharedBuilder == nil
+        !step.shared && !context.hasNoStep && context.sharedBuilder == nil
     }
 
     /// Queues `completion` on `context`'s graph; false when its callbacks are to run now instead, because the
@@ -120,7 +120,7 @@ extension AsyncContext {
         // A step's context marked ended would keep the mark as a spare, and end every resolution it later starts.
         assert(rootReference === self, "only a top-level context ends its resolution")
         #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
-            Self.resolutionLock.withLock {
+            return Self.resolutionLock.withLock {
                 resolutionEnded = true
                 return graphOwner.map(Unmanaged.passUnretained)
             }

@@ -226,7 +226,7 @@ extension Container {
         }
         // A graph-scoped instance is noted by `makeInGraph`; a shared one here, once stored.
         if store != nil, noted { context.graph.noteStored(entry) }
-        if context.stepRegistration == nil {
+        if context.hasNoStep {
             // The top-level request: the callbacks that waited for its factory run first, as they were queued.
             try runQueuedCompletions(root: context)
         } else if defersCompletion(of: step, in: context) {

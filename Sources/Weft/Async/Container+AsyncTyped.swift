@@ -78,12 +78,10 @@ extension Container {
         }
         var resolution = TopLevelResolution(started)
         defer { resolution.end() }
-        let instance = try await makeAsync(
+        // The request's own step runs the `initCompleted` callbacks its graph queued (see `completeDeferred(root:)`),
+        // where the instance is not held by this generic async frame.
+        return try await makeAsync(
             Service.self, found: registration, key: key, context: resolution.unretainedRoot, in: container)
-        try container._withUnsafeGuaranteedRef { container in
-            try resolution.unretainedRoot._withUnsafeGuaranteedRef { try container.completeDeferred(root: $0) }
-        }
-        return instance
     }
 
     /// ``makeAsync(_:key:context:in:)`` once the registration (`found`) has been looked up: the request for a
@@ -171,6 +169,8 @@ extension Container {
         let made = try await makeAsync(found: found, key: key, context: context, arguments: ()) {
             try self.makeWithoutArguments(Service.self, name: name)
         }
+        // The top-level request: the callbacks that waited for its factory run before the instance is handed out.
+        if context.hasNoStep { try completeDeferred(root: context) }
         return try cast(made, key: key, context: context)
     }
 
@@ -325,8 +325,10 @@ extension Container {
     /// request of a top-level resolve), with a resolver for `root`, the resolve's top-level context (whose reference
     /// the caller hands over), made the step's context too; then ends the resolution and recycles the context.
     /// The request's checks have nothing to find: the path is empty (no cycle, no shared instance being made, no
-    /// verification recording). Inlined, as ``call(_:inner:key:in:)``.
-    @inline(__always)
+    /// verification recording). A call of its own: it holds the instance, of a type unknown here, across the
+    /// `initCompleted` callbacks its graph queued, which would cost every other route of
+    /// ``makeAtTopLevel(_:key:route:in:)`` a task allocation.
+    @inline(never)
     nonisolated(nonsending) static func callAtTopLevel<Service>(
         _ factory: Unmanaged<TypedAsyncFactory<Service>>,
         root: Unmanaged<AsyncContext>,
