@@ -166,11 +166,13 @@ extension Container {
             }
         }
         let name = key.name
+        // Read before the request: a step's context is not read once its request may have ended.
+        let topLevel = context.hasNoStep
         let made = try await makeAsync(found: found, key: key, context: context, arguments: ()) {
             try self.makeWithoutArguments(Service.self, name: name)
         }
         // The top-level request: the callbacks that waited for its factory run before the instance is handed out.
-        if context.hasNoStep { try completeDeferred(root: context) }
+        if topLevel { try completeDeferred(root: context) }
         return try cast(made, key: key, context: context)
     }
 
