@@ -152,6 +152,10 @@ struct AsyncStep {
     /// The registration of the innermost step; nil for a top-level resolve.
     var stepRegistration: _ServiceEntryBase? { stepEntry }
 
+    /// Whether this context has no step of its own: a top-level context, its request's step in a context of its own.
+    /// Tested through the reference's bits, without retaining and releasing the registration as reading it does.
+    var hasNoStep: Bool { unsafeBitCast(stepEntry, to: UInt.self) == 0 }
+
     /// The key of the innermost step, as the path shows it (its type and name), for a step whose factory takes no
     /// runtime arguments.
     var stepKey: ServiceKey {

@@ -143,6 +143,17 @@ extension AsyncResolver {
         try await Container.makeAtTopLevel(Service.self, key: key, route: call.route, in: unretainedContainer)
     }
 
+    /// Runs the `initCompleted` callbacks that waited for the top-level factory this resolver was handed to (see
+    /// ``topLevelCall(_:)``), which has returned, then ends the resolution as ``endResolution()`` does, also when
+    /// a callback throws.
+    @usableFromInline mutating func completeAndEndResolution() throws {
+        defer { endResolution() }
+        // Borrowed, as in `endResolution()`: the resolver holds the context.
+        try Unmanaged.passUnretained(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { root in
+            try unretainedContainer._withUnsafeGuaranteedRef { try $0.completeDeferred(root: root) }
+        }
+    }
+
     /// Notes that the top-level factory this resolver was handed to (see ``topLevelCall(_:)``) has returned (or
     /// thrown), ends the resolution, and recycles its top-level context when the factory kept no reference to it.
     @usableFromInline mutating func endResolution() {

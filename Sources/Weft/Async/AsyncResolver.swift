@@ -73,18 +73,19 @@ public struct AsyncResolver: Sendable {
             let call = topLevelCall(key)
             guard let root = call.root else { return try await make(Service.self, key: key, after: call) }
             let resolver = AsyncResolver(within: unretainedContainer, context: root.takeRetainedValue())
+            let instance: Service
             do {
-                let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
                     ._withUnsafeGuaranteedRef { $0.typed }(resolver)
-                var finished = consume resolver
-                finished.endResolution()
-                return instance
             } catch {
                 var finished = consume resolver
                 let failure = finished.factoryError(error)
                 finished.endResolution()
                 throw failure
             }
+            var finished = consume resolver
+            try finished.completeAndEndResolution()
+            return instance
         }
         let call = try nestedCall(key)
         if let entry = call.graphEntry {
@@ -254,8 +255,10 @@ public struct AsyncResolver: Sendable {
             context.unsafelyUnwrapped.endResolution()
             AsyncContext.recycle(&context)
         }
-        return try await container.makeAsync(
+        let made = try await container.makeAsync(
             key: key, context: context.unsafelyUnwrapped, arguments: arguments, synchronously: synchronously)
+        try container.completeDeferred(root: context.unsafelyUnwrapped)
+        return made
     }
 
     /// Runs synchronous user code that resolves through a container (a synchronous factory or decorator that an

@@ -43,12 +43,16 @@ extension Container {
                             Unmanaged.passRetained(context.appending(entry: $0, key: key, build: build, shared: false))
                         }
                     }
-                    return Self.finishGraphBuild(
+                    return try Self.finishGraphBuild(
                         build,
                         made: Made(value: try await call(factory, inner: inner, key: key, in: container)),
                         context: context,
+                        in: container,
                         as: Service.self
                     )
+                } catch let failed as CompletionFailure {
+                    // The build is finished: its instance stays the graph's, which the failed resolve ends.
+                    throw failed.error
                 } catch {
                     abandonGraphBuild(build, of: entry, context: context)
                     throw error
@@ -104,17 +108,45 @@ extension Container {
     }
 
     /// ``finishGraphBuild(_:made:context:)``, returning the instance as `Service`: read out of `made` first, so that
-    /// `made` then moves into the build rather than being copied for it and destroyed after. Not async, so the
-    /// instance it holds is not kept in memory taken from the task's allocator.
+    /// `made` then moves into the build rather than being copied for it and destroyed after. For the top-level
+    /// request (`context` is the resolution's top-level context), the `initCompleted` callbacks its graph queued run
+    /// before the instance is handed out. Not async, so the instance it holds is not kept in memory taken from the
+    /// task's allocator. Inlined: a call of its own would be generic.
+    @inline(__always)
     private static func finishGraphBuild<Service>(
         _ build: AsyncBuild,
         made: consuming Made,
         context: Unmanaged<AsyncContext>,
+        in container: Unmanaged<Container>,
         as _: Service.Type
-    ) -> Service {
+    ) throws -> Service {
         let instance = Self.instance(&made, as: Service.self)
         finishGraphBuild(build, made: made, context: context)
+        if context._withUnsafeGuaranteedRef({ $0.hasNoStep }) {
+            try completeTopLevelRequest(context: context, in: container)
+        }
         return instance
+    }
+
+    /// Runs the `initCompleted` callbacks that waited for the top-level request's factory (see
+    /// `Container+AsyncCompletions.swift`); what they throw comes as a ``CompletionFailure``, so that the caller
+    /// tells it from a failed build.
+    @inline(never)
+    private static func completeTopLevelRequest(context: Unmanaged<AsyncContext>, in container: Unmanaged<Container>)
+        throws
+    {
+        do {
+            try container._withUnsafeGuaranteedRef { container in
+                try context._withUnsafeGuaranteedRef { try container.completeDeferred(root: $0) }
+            }
+        } catch {
+            throw CompletionFailure(error: error)
+        }
+    }
+
+    /// An `initCompleted` callback's failure after the build of the instance it completes had finished.
+    private struct CompletionFailure: Error {
+        let error: any Error
     }
 
     /// ``finishGraphBuild(_:made:context:)`` when other tasks wait for `build`: called with `graph`'s lock held,

@@ -226,6 +226,14 @@ extension Container {
         }
         // A graph-scoped instance is noted by `makeInGraph`; a shared one here, once stored.
         if store != nil, noted { context.graph.noteStored(entry) }
+        if context.hasNoStep {
+            // The top-level request: the callbacks that waited for its factory run first, as they were queued.
+            try runQueuedCompletions(root: context)
+        } else if defersCompletion(of: step, in: context) {
+            let completion = AsyncPendingCompletion(
+                entry: entry, key: key, path: inner.path, instance: made.value, storedIn: graph, resolver: self)
+            if deferCompletion(completion, in: context) { return made }
+        }
         do {
             try runSegment(inner, inFactory: false) { _ in
                 try entry.runInitCompleted(resolver: self, instance: made.value)
@@ -315,9 +323,20 @@ extension Container {
         inFactory: Bool = true,
         _ body: (ResolutionState) throws -> T
     ) throws -> T {
+        try runSegment(context, origin: context.stepRegistration, inFactory: inFactory, body)
+    }
+
+    /// ``runSegment(_:inFactory:_:)`` recording what `body` resolves as resolved by `origin` (nil: by nobody, a
+    /// top-level request).
+    func runSegment<T>(
+        _ context: AsyncContext,
+        origin: _ServiceEntryBase?,
+        inFactory: Bool,
+        _ body: (ResolutionState) throws -> T
+    ) throws -> T {
         context.graph.publish()
         guard let findings = context.graph.findings else { return try segment(context, body) }
-        let origin = context.stepRegistration.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
+        let origin = origin.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
         return try GraphRecorder(findings: findings, origin: origin).record { try segment(context, body) }
     }
 

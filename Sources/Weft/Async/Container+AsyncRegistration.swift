@@ -35,8 +35,9 @@ extension Container {
     /// Resolve such a service from async code, with ``async`` (`try await container.async.require(...)`) or
     /// with the ``AsyncResolver`` an async factory receives. A synchronous resolve that would have to make an
     /// instance fails with ``ResolutionError/Reason/requiresAsync`` (a `.container` instance that an async
-    /// resolve already made is returned). `initCompleted` callbacks run right after the factory, with a
-    /// synchronous resolver.
+    /// resolve already made is returned). `initCompleted` callbacks run with a synchronous resolver, once the
+    /// top-level factory has returned, as for synchronous factories (a shared instance's right after its factory;
+    /// see <doc:AsyncAndActors>).
     ///
     /// - Parameters:
     ///   - serviceType: The type to register.

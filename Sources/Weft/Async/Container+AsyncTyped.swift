@@ -78,6 +78,8 @@ extension Container {
         }
         var resolution = TopLevelResolution(started)
         defer { resolution.end() }
+        // The request's own step runs the `initCompleted` callbacks its graph queued (see `completeDeferred(root:)`),
+        // where the instance is not held by this generic async frame.
         return try await makeAsync(
             Service.self, found: registration, key: key, context: resolution.unretainedRoot, in: container)
     }
@@ -164,9 +166,13 @@ extension Container {
             }
         }
         let name = key.name
+        // Read before the request: a step's context is not read once its request may have ended.
+        let topLevel = context.hasNoStep
         let made = try await makeAsync(found: found, key: key, context: context, arguments: ()) {
             try self.makeWithoutArguments(Service.self, name: name)
         }
+        // The top-level request: the callbacks that waited for its factory run before the instance is handed out.
+        if topLevel { try completeDeferred(root: context) }
         return try cast(made, key: key, context: context)
     }
 
@@ -321,8 +327,10 @@ extension Container {
     /// request of a top-level resolve), with a resolver for `root`, the resolve's top-level context (whose reference
     /// the caller hands over), made the step's context too; then ends the resolution and recycles the context.
     /// The request's checks have nothing to find: the path is empty (no cycle, no shared instance being made, no
-    /// verification recording). Inlined, as ``call(_:inner:key:in:)``.
-    @inline(__always)
+    /// verification recording). A call of its own: it holds the instance, of a type unknown here, across the
+    /// `initCompleted` callbacks its graph queued, which would cost every other route of
+    /// ``makeAtTopLevel(_:key:route:in:)`` a task allocation.
+    @inline(never)
     nonisolated(nonsending) static func callAtTopLevel<Service>(
         _ factory: Unmanaged<TypedAsyncFactory<Service>>,
         root: Unmanaged<AsyncContext>,
@@ -339,11 +347,14 @@ extension Container {
             resolver.context.unsafelyUnwrapped.endResolution()
             AsyncContext.recycle(&resolver.context)
         }
+        let instance: Service
         do {
-            return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
+            instance = try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
         } catch {
             throw Self.factoryError(error, key: key, context: resolver.context.unsafelyUnwrapped)
         }
+        try container._withUnsafeGuaranteedRef { try $0.completeDeferred(root: resolver.context.unsafelyUnwrapped) }
+        return instance
     }
 
     /// What an async factory's `error` becomes: a ``ResolutionError`` as it is, any other wrapped as

@@ -245,9 +245,11 @@ final class Verification {
         func make<Service>(_: Service.Type) async throws -> Made {
             let context = AsyncContext.root(AsyncGraph(recording: site.findings), container: scope)
             defer { context.endResolution() }
-            return try await scope.makeAsync(key: key, context: context, arguments: ()) {
+            let made = try await scope.makeAsync(key: key, context: context, arguments: ()) {
                 try scope.make(Service.self, name: key.name, option: key.option)
             }
+            try scope.completeDeferred(root: context)
+            return made
         }
         return try await make(key.serviceType)
     }

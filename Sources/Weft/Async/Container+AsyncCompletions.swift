@@ -1,0 +1,141 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
+/// The `initCompleted` callbacks of one instance an async factory made, waiting for the top-level factory of its
+/// resolve to return.
+struct AsyncPendingCompletion: @unchecked Sendable {
+    let entry: _ServiceEntryBase
+    let key: ServiceKey
+    /// The path that made the instance, for the error when a callback throws.
+    let path: [String]
+    let instance: Any
+    /// The graph the instance is kept for in its registration's storage, cleared when a callback throws; nil for a
+    /// transient instance.
+    let storedIn: GraphIdentifier?
+    /// The container whose resolve made the instance: the resolver its callbacks get.
+    let resolver: Container
+}
+
+/// When the `initCompleted` callbacks of an async factory's instance run: as the synchronous engine runs them, once
+/// no factory of the object graph is running any more, so that a callback closing a cycle (a child resolving the
+/// parent that needed it) finds the parent, made meanwhile, instead of asking for a new one.
+///
+/// An instance made inside a factory queues its callbacks on the graph (``AsyncGraph/pending``); the top-level
+/// request runs them, in the order their instances were made, once its factory has returned and before the
+/// instance reaches the caller. A callback that throws fails the request. The callbacks of a shared instance
+/// (`.container`, `.scoped`, a custom scope), and of any instance made while one is being made, still run right
+/// after its factory: other tasks wait for a shared instance until its callbacks have run, and tasks of the same
+/// graph may be among them, which the top-level factory may be waiting for in turn.
+extension Container {
+    /// Whether the callbacks of the instance made for `step` (a request within `context`) wait for the top-level
+    /// factory: they do unless the request is the top-level one or something on its path outlives the graph.
+    func defersCompletion(of step: AsyncStep, in context: AsyncContext) -> Bool {
+        !step.shared && !context.hasNoStep && context.sharedBuilder == nil
+    }
+
+    /// Queues `completion` on `context`'s graph; false when its callbacks are to run now instead, because the
+    /// top-level request has already run the callbacks it waited for (or has ended): a task that outlived its
+    /// factory made the instance.
+    func deferCompletion(_ completion: AsyncPendingCompletion, in context: AsyncContext) -> Bool {
+        context.withGraph { graph in
+            graph.lock.withLock {
+                guard !graph.completesAtOnce, !graph.ended else { return false }
+                graph.pending.append(completion)
+                return true
+            }
+        }
+    }
+
+    /// Runs the callbacks waiting in the graph of `root`, the top-level context of a resolve whose factory has
+    /// returned; from then on, the callbacks of instances made in the graph run at once. A resolve without a graph
+    /// made no instance with callbacks.
+    ///
+    /// The resolution is marked ended first, then its graph read: a task its factories started that makes the graph
+    /// later (and would queue callbacks no one runs) finds the resolution ended, and ends that graph at once, whose
+    /// callbacks then run at once too (see ``deferCompletion(_:in:)``).
+    @inline(__always)
+    func completeDeferred(root: AsyncContext) throws {
+        guard let graph = root.endedResolutionsGraph() else { return }
+        try runPending(in: graph, root: root, closing: true)
+    }
+
+    /// Runs the callbacks queued so far in the graph of `root`, whose top-level request is about to run its own
+    /// instance's callbacks: those of the instances made inside its factory run first, as the synchronous engine
+    /// orders them. The request's resolution goes on (``completeDeferred(root:)`` ends it).
+    func runQueuedCompletions(root: AsyncContext) throws {
+        guard let graph = root.existingGraph else { return }
+        try runPending(in: graph, root: root, closing: false)
+    }
+
+    /// Runs the callbacks queued in `graph` until none is left; when `closing`, the callbacks of instances made in
+    /// the graph from then on run at once.
+    @inline(never)
+    private func runPending(in graph: Unmanaged<AsyncGraph>, root: AsyncContext, closing: Bool) throws {
+        while true {
+            let taken: [AsyncPendingCompletion] = graph._withUnsafeGuaranteedRef { graph in
+                graph.lock.withLock {
+                    guard !graph.pending.isEmpty else {
+                        if closing { graph.completesAtOnce = true }
+                        return []
+                    }
+                    var taken: [AsyncPendingCompletion] = []
+                    swap(&taken, &graph.pending)
+                    return taken
+                }
+            }
+            // Another task of the graph (one its factories started) may queue more while these run.
+            guard !taken.isEmpty else { return }
+            for completion in taken { try runCompletion(completion, root: root) }
+        }
+    }
+
+    /// Runs the callbacks of `completion` in a synchronous segment of `root`'s graph; when one throws, the
+    /// instance leaves its registration's storage and the request fails.
+    private func runCompletion(_ completion: AsyncPendingCompletion, root: AsyncContext) throws {
+        let (entry, resolver) = (completion.entry, completion.resolver)
+        do {
+            try resolver.runSegment(root, origin: entry, inFactory: false) { _ in
+                try entry.runInitCompleted(resolver: resolver, instance: completion.instance)
+            }
+        } catch {
+            if let graph = completion.storedIn { entry.store(nil, inGraph: graph) }
+            if let error = error as? ResolutionError { throw error }
+            throw ResolutionError(
+                reason: .initCompletedFailed,
+                key: completion.key,
+                path: completion.path,
+                underlyingError: error
+            )
+        }
+    }
+}
+
+extension AsyncContext {
+    /// For a top-level context whose factory has returned: marks its resolution ended, then returns its graph,
+    /// unretained, when a request has made one. Both in this order and sequentially consistent, as `makeGraph()`
+    /// installs a graph and then reads whether the resolution has ended: either this sees the graph, or that
+    /// sees the end.
+    func endedResolutionsGraph() -> Unmanaged<AsyncGraph>? {
+        // A step's context marked ended would keep the mark as a spare, and end every resolution it later starts.
+        assert(rootReference === self, "only a top-level context ends its resolution")
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            return Self.resolutionLock.withLock {
+                resolutionEnded = true
+                return graphOwner.map(Unmanaged.passUnretained)
+            }
+        #else
+            resolutionEnded.store(true, ordering: .sequentiallyConsistent)
+            return graphOwner.load(ordering: .sequentiallyConsistent).map { Unmanaged<AsyncGraph>.fromOpaque($0) }
+        #endif
+    }
+
+    /// For a top-level context: its resolution's graph, unretained, when a request has made one.
+    var existingGraph: Unmanaged<AsyncGraph>? {
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            Self.resolutionLock.withLock { graphOwner.map(Unmanaged.passUnretained) }
+        #else
+            graphOwner.load(ordering: .acquiring).map { Unmanaged<AsyncGraph>.fromOpaque($0) }
+        #endif
+    }
+}
