@@ -120,7 +120,9 @@ import WeftAtomics
         guard slot.pointee.version == version, slot.pointee.container == container.serial,
             slot.pointee.serviceType == ObjectIdentifier(key.serviceType),
             slot.pointee.argumentsType == ObjectIdentifier(key.argumentsType),
-            slot.pointee.name == key.name
+            // An unnamed key (the usual one) is compared without a copy of its name, whose release would cost a
+            // call even for nil.
+            key.name == nil ? slot.pointee.name == nil : slot.pointee.name == key.name
         else { return nil }
         return slot.pointee.found
     }
