@@ -9,31 +9,27 @@
 ///   other request goes to the engine with the route decided here.
 extension AsyncResolver {
     /// How a nested request goes, for a registration of exactly the type asked for, made with an `async` closure
-    /// and without `initCompleted` callbacks: when it is transient, ``inner`` is set and the caller calls
-    /// ``factory`` with a resolver for it; when it is graph-scoped, ``graphEntry`` is set and the caller hands
-    /// ``factory`` to the graph's build (``Container/makeInGraph(_:factory:key:context:in:)``). Otherwise the
-    /// engine makes it, with the registration looked up here (see ``make(_:key:after:)``). Every field is
-    /// trivial: the value costs nothing to copy or destroy.
+    /// and without `initCompleted` callbacks: when ``factory`` is set, the caller calls it, with a resolver for
+    /// ``inner`` when that is set (a transient registration), else through the graph's build of ``found``'s
+    /// registration (graph-scoped, see ``Container/makeInGraph(_:factory:key:context:in:)``). Otherwise the engine
+    /// makes it, with the registration looked up here (see ``make(_:key:after:)``). Every field is trivial, and
+    /// there are few enough of them to be handed back in registers: the value costs nothing to copy or destroy.
     @usableFromInline struct NestedCall {
         /// The typed factory to call (a `TypedAsyncFactory` of the service asked for), unretained: the graph's
-        /// activity record keeps its registration alive. Meaningless when neither ``inner`` nor ``graphEntry`` is
-        /// set.
-        @usableFromInline let factory: UnsafeMutableRawPointer
-        /// The context of a transient factory's step, retained for the resolver that takes it (once).
+        /// activity record keeps its registration alive. Nil when the engine makes the request.
+        @usableFromInline let factory: UnsafeMutableRawPointer?
+        /// The context of a transient factory's step, retained for the resolver that takes it (once); nil for a
+        /// graph-scoped factory.
         @usableFromInline let inner: Unmanaged<AsyncContext>?
-        /// The graph-scoped registration whose graph instance is asked for.
-        @usableFromInline let graphEntry: EntryReference?
-        /// The registration found, when the request was looked up (a nested request of a factory still running).
-        let found: Lookup?
-        let lookedUp: Bool
+        /// The registration found; nil when there is none, or when the factory this resolver was handed to had
+        /// returned (the engine then asks again, see ``make(_:key:after:)``).
+        @usableFromInline let found: Lookup?
 
-        /// A request the engine makes: `found`, when `lookedUp`, is what the lookup found.
-        init(found: Lookup?, lookedUp: Bool) {
-            factory = UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
+        /// A request the engine makes: `found` is what the lookup found.
+        init(found: Lookup?) {
+            factory = nil
             inner = nil
-            graphEntry = nil
             self.found = found
-            self.lookedUp = lookedUp
         }
 
         /// A request for `found`, whose typed factory is `factory`: transient with the step's context `inner`,
@@ -41,9 +37,7 @@ extension AsyncResolver {
         init(found: Lookup, factory: Unmanaged<AsyncFactory>, inner: Unmanaged<AsyncContext>?) {
             self.factory = factory.toOpaque()
             self.inner = inner
-            graphEntry = inner == nil ? found.entry : nil
             self.found = found
-            lookedUp = true
         }
     }
 
@@ -54,7 +48,7 @@ extension AsyncResolver {
     @usableFromInline func nestedCall(_ key: ServiceKey) throws -> NestedCall {
         // A resolver its factory kept resolves on its own once the factory has returned. Read through the
         // resolver rather than bound: the resolver, borrowed for the call, holds the context.
-        guard context.unsafelyUnwrapped.isLive else { return NestedCall(found: nil, lookedUp: false) }
+        guard context.unsafelyUnwrapped.isLive else { return NestedCall(found: nil) }
         let context = Unmanaged.passUnretained(context.unsafelyUnwrapped)
         let found = unretainedContainer._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
         // An exact registration's async factory is the typed one of the service asked for (see
@@ -62,7 +56,7 @@ extension AsyncResolver {
         guard let found, found.exact, !found.hasCallbacks,
             found.policy == .transient || found.policy == .perGraph,
             let factory = found.entry._withUnsafeGuaranteedRef({ $0.asyncFactory.map(Unmanaged.passUnretained) })
-        else { return NestedCall(found: found, lookedUp: true) }
+        else { return NestedCall(found: found) }
         guard found.policy == .transient else { return NestedCall(found: found, factory: factory, inner: nil) }
         let inner = try unretainedContainer._withUnsafeGuaranteedRef { container in
             try context._withUnsafeGuaranteedRef {
@@ -73,14 +67,16 @@ extension AsyncResolver {
     }
 
     /// Makes the request for `key` (no runtime arguments) by the engine: with the registration `call` looked up, or,
-    /// when the factory this resolver was handed to has returned, as a resolve of its own.
+    /// when the factory this resolver was handed to has returned, as a resolve of its own. That is asked again
+    /// here rather than recorded in `call`: once the factory has returned it stays so, and a request that raced
+    /// the return may go either way.
     @usableFromInline
     nonisolated(nonsending) func make<Service>(
         _: Service.Type,
         key: ServiceKey,
         after call: NestedCall
     ) async throws -> Service {
-        guard call.lookedUp else { return try await make(Service.self, name: key.name) }
+        guard context.unsafelyUnwrapped.isLive else { return try await make(Service.self, name: key.name) }
         return try await Container.makeAsync(
             Service.self, found: call.found, key: key, context: .passUnretained(context.unsafelyUnwrapped),
             in: unretainedContainer)

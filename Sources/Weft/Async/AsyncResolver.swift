@@ -87,17 +87,17 @@ public struct AsyncResolver: Sendable {
             }
         }
         let call = try nestedCall(key)
-        if let entry = call.graphEntry {
+        guard let factory = call.factory else { return try await make(Service.self, key: key, after: call) }
+        guard let inner = call.inner else {
             return try await Container.makeInGraph(
-                entry, factory: .fromOpaque(call.factory), key: key,
+                call.found.unsafelyUnwrapped.entry, factory: .fromOpaque(factory), key: key,
                 context: .passUnretained(context.unsafelyUnwrapped), in: unretainedContainer)
         }
-        guard let inner = call.inner else { return try await make(Service.self, key: key, after: call) }
         // A constant, lent to the factory as it is, then consumed to recycle its context: a variable would be
         // copied for the call, its context retained and released around it.
         let resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
         do {
-            let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+            let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory)
                 ._withUnsafeGuaranteedRef { $0.typed }(resolver)
             var finished = consume resolver
             finished.factoryDidReturn()
