@@ -87,8 +87,15 @@ import WeftAtomics
         if let name = key.name { hash ^= UInt(truncatingIfNeeded: NameHash.of(name)) }
         hash = hash &* 0x9E37_79B9_7F4A_7C15
         let first = Int(hash &>> (UInt.bitWidth - Self.capacity.trailingZeroBitCount))
-        let second = first ^ 1
         if let found = match(first, key, container, version) { return found }
+        return findInSecond(key, in: container, version: version, first: first)
+    }
+
+    /// A lookup the first slot of its two does not hold: the second one, else the registry. Out of line, so that
+    /// the lookup inlined into every resolve is the first slot's test alone.
+    @usableFromInline @inline(never)
+    func findInSecond(_ key: ServiceKey, in container: Container, version: UInt64, first: Int) -> Lookup? {
+        let second = first ^ 1
         if let found = match(second, key, container, version) { return found }
         return findMissed(key, in: container, version: version, slots: (first, second))
     }
