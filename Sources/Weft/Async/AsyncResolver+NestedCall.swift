@@ -50,7 +50,11 @@ extension AsyncResolver {
         // resolver rather than bound: the resolver, borrowed for the call, holds the context.
         guard context.unsafelyUnwrapped.isLive else { return NestedCall(found: nil) }
         let context = Unmanaged.passUnretained(context.unsafelyUnwrapped)
-        let found = unretainedContainer._withUnsafeGuaranteedRef { $0.lookUpAsync(key) }
+        // The thread's state first, then the container: the other way round, the optimiser calls the lookup as a
+        // closure of its own rather than inlining it.
+        let found = ResolutionState.withCurrent { state in
+            unretainedContainer._withUnsafeGuaranteedRef { state.lookups.findUnnamed(key, in: $0) }
+        }
         // An exact registration's async factory is the typed one of the service asked for (see
         // ``TypedAsyncFactory``); read without retaining it, as ``Container/typedFactory(of:as:)`` reads it.
         guard let found, found.exact, !found.hasCallbacks,

@@ -20,7 +20,7 @@ extension Container {
     /// the graph ends (see ``AsyncGraph``), so the thread does not enter the engine itself.
     @inline(__always)
     func lookUpAsync(_ key: ServiceKey) -> Lookup? {
-        ResolutionState.withCurrent { state in state.lookups.find(key, in: self) }
+        ResolutionState.withCurrent { state in state.lookups.findUnnamed(key, in: self) }
     }
 
     /// ``makeAsync(key:context:arguments:synchronously:)`` once the registration (`found`) has been looked up.
