@@ -36,8 +36,8 @@ struct AsyncStep {
 @usableFromInline final class AsyncContext: @unchecked Sendable {
     /// The top-level context of the resolution (this one, for a top-level context), which holds what belongs to the
     /// resolution rather than to a step: its graph, its container, whether it has ended, its activity record. Not
-    /// retained: every context holds the top-level one through ``outer`` (see ``outerOwner``). Nil only while the
-    /// context is a spare.
+    /// retained: every context holds the top-level one through ``outer`` (see ``outerOwner``). Meaningless while
+    /// the context is a spare.
     @exclusivity(unchecked) unowned(unsafe) var rootReference: AsyncContext?
     /// For a top-level context: the resolution's graph, made by the first request that needs one (see
     /// ``unretainedGraph``), so that a resolve whose requests are all transient makes none. Retained; set once per
@@ -166,8 +166,8 @@ struct AsyncStep {
     /// ``appending(_:)`` with the step's parts.
     func appending(entry: _ServiceEntryBase, key: ServiceKey, build: AsyncBuild?, shared: Bool) -> AsyncContext {
         let context = Self.takeSpare() ?? AsyncContext()
-        // A new or spare context's fields are clear: one left clear (nil) is not set, which would release the nil
-        // it replaces.
+        // A new or spare context's name and build are clear: one left clear (nil) is not set, which would release
+        // the nil it replaces. Every other field is set.
         context.rootReference = rootReference
         context.isRecording = isRecording
         if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
@@ -180,6 +180,20 @@ struct AsyncStep {
         context.stepShared = shared
         context.outer = self
         return context
+    }
+
+    /// Makes this context, new or a spare, the top-level context of a resolution started from `container`, with
+    /// no step yet (a spare keeps the fields of its last step, see ``keepAsSpare(_:)``).
+    func startResolution(container: Container) {
+        rootReference = self
+        containerOwner = container
+        isRecording = false
+        stepEntry = nil
+        stepHasBuild = false
+        stepShared = false
+        outer = nil
+        pathBits = 0
+        hasSharedStep = false
     }
 
     /// Makes this top-level context, not yet handed to any factory, the context of the request's own step as
@@ -323,16 +337,11 @@ extension AsyncContext {
             context.containerOwner = nil
             context.detachGraph()
         }
-        context.rootReference = nil
-        context.isRecording = false
-        context.stepEntry = nil
-        context.outer = nil
+        // Only the fields that hold references, and those the next step may leave as they are, are cleared:
+        // every other one is set by whoever takes the spare (see ``appending(entry:key:build:shared:)`` and
+        // ``startResolution(container:)``), which take far fewer contexts than are recycled.
         if context.stepName != nil { context.stepName = nil }
-        context.stepHasBuild = false
-        context.stepShared = false
         if context.innermostBuild != nil { context.innermostBuild = nil }
-        context.pathBits = 0
-        context.hasSharedStep = false
         #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
             context.factoryReturned = false
         #else
