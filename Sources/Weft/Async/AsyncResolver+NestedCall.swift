@@ -41,19 +41,22 @@ extension AsyncResolver {
         }
     }
 
-    /// How the request for `key` (no runtime arguments), from a resolver handed to a factory, goes (see
-    /// ``NestedCall``). For a typed transient factory, the request's checks run here, and may throw, and its
-    /// factory's context is made. Not generic: the caller, inlined into the requesting factory, casts the factory
-    /// back to its service type.
-    @usableFromInline func nestedCall(_ key: ServiceKey) throws -> NestedCall {
-        // A resolver its factory kept resolves on its own once the factory has returned. Read through the
-        // resolver rather than bound: the resolver, borrowed for the call, holds the context.
-        guard context.unsafelyUnwrapped.isLive else { return NestedCall(found: nil) }
-        let context = Unmanaged.passUnretained(context.unsafelyUnwrapped)
+    /// How the request for `key` (no runtime arguments), from a resolver of `container` handed to the factory of
+    /// `context`'s step, goes (see ``NestedCall``). For a typed transient factory, the request's checks run here,
+    /// and may throw, and its factory's context is made. Not generic: the caller, inlined into the requesting
+    /// factory, casts the factory back to its service type. Static, with the resolver's two parts the call needs:
+    /// a method would be specialised without the third, behind an entry point that forwards to it.
+    @usableFromInline static func nestedCall(
+        _ key: ServiceKey,
+        context: AsyncContext,
+        in container: Unmanaged<Container>
+    ) throws -> NestedCall {
+        // A resolver its factory kept resolves on its own once the factory has returned.
+        guard context.isLive else { return NestedCall(found: nil) }
         // The thread's state first, then the container: the other way round, the optimiser calls the lookup as a
         // closure of its own rather than inlining it.
         let found = ResolutionState.withCurrent { state in
-            unretainedContainer._withUnsafeGuaranteedRef { state.lookups.findUnnamed(key, in: $0) }
+            container._withUnsafeGuaranteedRef { state.lookups.findUnnamed(key, in: $0) }
         }
         // An exact registration's async factory is the typed one of the service asked for (see
         // ``TypedAsyncFactory``); read without retaining it, as ``Container/typedFactory(of:as:)`` reads it.
@@ -62,10 +65,8 @@ extension AsyncResolver {
             let factory = found.entry._withUnsafeGuaranteedRef({ $0.asyncFactory.map(Unmanaged.passUnretained) })
         else { return NestedCall(found: found) }
         guard found.policy == .transient else { return NestedCall(found: found, factory: factory, inner: nil) }
-        let inner = try unretainedContainer._withUnsafeGuaranteedRef { container in
-            try context._withUnsafeGuaranteedRef {
-                try container.transientStep(of: found.entry, key: key, context: $0)
-            }
+        let inner = try container._withUnsafeGuaranteedRef { container in
+            try container.transientStep(of: found.entry, key: key, context: context)
         }
         return NestedCall(found: found, factory: factory, inner: inner)
     }

@@ -86,7 +86,7 @@ public struct AsyncResolver: Sendable {
                 throw failure
             }
         }
-        let call = try nestedCall(key)
+        let call = try Self.nestedCall(key, context: context.unsafelyUnwrapped, in: unretainedContainer)
         guard let factory = call.factory else { return try await make(Service.self, key: key, after: call) }
         guard let inner = call.inner else {
             return try await Container.makeInGraph(
