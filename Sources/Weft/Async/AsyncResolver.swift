@@ -70,11 +70,14 @@ public struct AsyncResolver: Sendable {
             name: name)
         guard context != nil else {
             // A top-level request (see ``TopLevelCall``): a typed transient factory is called from this frame.
-            let call = topLevelCall(key)
-            guard let root = call.root else { return try await make(Service.self, key: key, after: call) }
+            let (factory, root): (UnsafeMutableRawPointer, Unmanaged<AsyncContext>)
+            switch Self.topLevelCall(key, in: unretainedContainer) {
+            case .engine(let route): return try await make(Service.self, key: key, along: route)
+            case .typed(let typedFactory, let started): (factory, root) = (typedFactory, started)
+            }
             let resolver = AsyncResolver(within: unretainedContainer, context: root.takeRetainedValue())
             do {
-                let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory)
                     ._withUnsafeGuaranteedRef { $0.typed }(resolver)
                 var finished = consume resolver
                 finished.endResolution()
