@@ -28,7 +28,7 @@ extension AsyncContext {
         weft_activity_enter(context.activity)
         if let graph {
             // Not yet seen by any other task: set without synchronisation.
-            context.isRecording = graph._withUnsafeGuaranteedRef { $0.isRecording }
+            if graph._withUnsafeGuaranteedRef({ $0.isRecording }) { context.startRecording() }
             #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
                 context.graphOwner = graph.takeRetainedValue()
             #else

@@ -63,9 +63,8 @@ struct AsyncStep {
     /// released meanwhile. Taken when the context first serves as a top-level one and kept for its whole life, so
     /// that a spare starts again without looking for a record.
     @exclusivity(unchecked) var activity: UnsafeMutablePointer<weft_activity>?
-    /// Whether the resolution's graph records for a verification (see ``GraphRecorder``): known when the
-    /// resolution starts, and read on every request without making the graph.
-    @exclusivity(unchecked) var isRecording = false
+    /// For a top-level context: whether its resolution records for a verification (see ``isRecording``).
+    @exclusivity(unchecked) private var recordsResolution = false
     /// The container the resolution started from, retained by the top-level context (nil in every other): the
     /// resolvers handed to the graph's factories refer to it unretained (see ``AsyncResolver``), and any of them
     /// that is still referred to keeps its context, and through ``outerOwner`` the top-level one, alive.
@@ -105,6 +104,7 @@ struct AsyncStep {
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
     /// the path, which every nested resolve asks (the cycle check) and which then needs no walk along the steps.
+    /// Every bit is set while the resolution records, so that the test sends each request to the checks that note it.
     @exclusivity(unchecked) private var pathBits: UInt64 = 0
     /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
     @exclusivity(unchecked) private var hasSharedStep = false
@@ -143,6 +143,10 @@ struct AsyncStep {
         unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionGraph() }
     }
 
+    /// Whether the resolution's graph records for a verification (see ``GraphRecorder``), read from the top-level
+    /// context without making the graph (a request need not ask, see ``pathBits``).
+    var isRecording: Bool { unretainedRoot._withUnsafeGuaranteedRef { $0.recordsResolution } }
+
     /// The top-level context, unretained: every context holds it (see ``rootReference``).
     @inline(__always)
     private var unretainedRoot: Unmanaged<AsyncContext> {
@@ -169,7 +173,6 @@ struct AsyncStep {
         // A new or spare context's name and build are clear: one left clear (nil) is not set, which would release
         // the nil it replaces. Every other field is set.
         context.rootReference = rootReference
-        context.isRecording = isRecording
         if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
@@ -182,12 +185,12 @@ struct AsyncStep {
         return context
     }
 
-    /// Makes this context, new or a spare, the top-level context of a resolution started from `container`, with
-    /// no step yet (a spare keeps the fields of its last step, see ``keepAsSpare(_:)``).
+    /// Makes this context, new or a spare (which keeps its last step's fields), the top-level context of a
+    /// resolution started from `container`, with no step yet.
     func startResolution(container: Container) {
         rootReference = self
         containerOwner = container
-        isRecording = false
+        recordsResolution = false
         stepEntry = nil
         stepHasBuild = false
         stepShared = false
@@ -196,11 +199,14 @@ struct AsyncStep {
         hasSharedStep = false
     }
 
+    /// Makes this top-level context's resolution, just started, record for a verification (see ``pathBits``).
+    func startRecording() { (recordsResolution, pathBits) = (true, ~0) }
+
     /// Makes this top-level context, not yet handed to any factory, the context of the request's own step as
     /// well: `entry`'s, a transient registration asked for as `key`, whose factory then gets it. The resolve needs
     /// no context of its own beside its step's.
     func beginTopLevelStep(entry: _ServiceEntryBase, key: ServiceKey) {
-        pathBits = Self.pathBit(of: entry)
+        pathBits |= Self.pathBit(of: entry)
         stepEntry = entry
         stepType = key.serviceType
         if let name = key.name { stepName = name }
@@ -313,8 +319,7 @@ extension AsyncContext {
         keepAsSpare(context.take().unsafelyUnwrapped)
     }
 
-    /// The same, for a caller whose variable holds `context` non-optionally: that reference is released with the
-    /// variable, and `context` is not used after.
+    /// The same, for a caller whose variable holds `context` non-optionally (released with the variable).
     static func recycle(_ context: inout AsyncContext) {
         guard isKnownUniquelyReferenced(&context) else {
             context.outerOwner = context.outer
@@ -337,9 +342,8 @@ extension AsyncContext {
             context.containerOwner = nil
             context.detachGraph()
         }
-        // Only the fields that hold references, and those the next step may leave as they are, are cleared:
-        // every other one is set by whoever takes the spare (see ``appending(entry:key:build:shared:)`` and
-        // ``startResolution(container:)``), which take far fewer contexts than are recycled.
+        // Only what holds references, or what the next step may leave as it is, is cleared: whoever takes the spare
+        // sets every other field (see `appending` and `startResolution`).
         if context.stepName != nil { context.stepName = nil }
         if context.innermostBuild != nil { context.innermostBuild = nil }
         #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
