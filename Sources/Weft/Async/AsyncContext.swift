@@ -97,8 +97,8 @@ struct AsyncStep {
     /// ``outer``, retained, once the factory has returned while something (a kept resolver, a task still running)
     /// refers to this context.
     @exclusivity(unchecked) private var outerOwner: AsyncContext?
-    /// For a spare, the next spare: the thread's list retains each, so that neither taking nor giving a spare
-    /// retains or releases the others.
+    /// For a spare, the next spare (stale once taken): the thread's list retains each, so that neither taking nor
+    /// giving a spare retains or releases the others.
     @exclusivity(unchecked) fileprivate var nextSpare: UnsafeMutableRawPointer?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
@@ -143,8 +143,8 @@ struct AsyncStep {
         unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionGraph() }
     }
 
-    /// Whether the resolution's graph records for a verification (see ``GraphRecorder``), read from the top-level
-    /// context without making the graph (a request need not ask, see ``pathBits``).
+    /// Whether the resolution records for a verification (see ``GraphRecorder``; a request need not ask, see
+    /// ``pathBits``), read from the top-level context without making the graph.
     var isRecording: Bool { unretainedRoot._withUnsafeGuaranteedRef { $0.recordsResolution } }
 
     /// The top-level context, unretained: every context holds it (see ``rootReference``).
@@ -185,8 +185,7 @@ struct AsyncStep {
         return context
     }
 
-    /// Makes this context, new or a spare (which keeps its last step's fields), the top-level context of a
-    /// resolution started from `container`, with no step yet.
+    /// Makes this context (new, or a spare with its last step's fields) the top-level one of a resolve of `container`.
     func startResolution(container: Container) {
         rootReference = self
         containerOwner = container
@@ -299,8 +298,7 @@ struct AsyncStep {
 }
 
 extension AsyncContext {
-    /// How many spares a thread keeps at most: more than a usual path is long, few enough that what a thread
-    /// keeps is small.
+    /// How many spares a thread keeps at most: more than a usual path is long, few enough to keep little.
     private static var maximumSpares: Int { 16 }
 
     /// Makes `context`, whose factory has returned (or whose top-level resolve has ended), one of the calling
@@ -333,7 +331,10 @@ extension AsyncContext {
     @inline(__always)
     private static func keepAsSpare(_ context: AsyncContext) {
         let spares = weft_thread_async_spares()!
-        guard spares.pointee.count < maximumSpares else { return }
+        if spares.pointee.room == 0 {  // Enough spares kept, or their release not registered yet.
+            guard spares.pointee.registered == 0 else { return }
+            registerSpares(spares)
+        }
         // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left
         // alone, so that clearing it releases nothing.
         if context.containerOwner != nil {
@@ -351,18 +352,18 @@ extension AsyncContext {
         #else
             context.factoryReturned.store(false, ordering: .relaxed)
         #endif
-        registerSpares(spares)
         context.nextSpare = spares.pointee.top
         spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
-        spares.pointee.count += 1
+        spares.pointee.room &-= 1
     }
 
     /// Makes sure the thread's spares (contexts and graph, in `spares`) are released when the thread ends: the
-    /// key's destructor releases them, once registered for the thread.
+    /// key's destructor releases them, once registered for the thread, which may then keep spare contexts.
     static func registerSpares(_ spares: UnsafeMutablePointer<weft_async_spare_list>) {
         guard spares.pointee.registered == 0 else { return }
         pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
         spares.pointee.registered = 1
+        spares.pointee.room = maximumSpares
     }
 
     /// One of the calling thread's spares, cleared, or nil when it has none. Inlined: every nested request takes
@@ -373,8 +374,7 @@ extension AsyncContext {
         guard let top = spares.pointee.top else { return nil }
         let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
         spares.pointee.top = spare.nextSpare
-        spare.nextSpare = nil
-        spares.pointee.count -= 1
+        spares.pointee.room &+= 1
         return spare
     }
 }
@@ -387,7 +387,7 @@ private let sparesKey: pthread_key_t = {
     pthread_key_create(&key) { _ in
         let spares = weft_thread_async_spares()!
         let (top, graph) = (spares.pointee.top, spares.pointee.graph)
-        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0, graph: nil)
+        spares.pointee = weft_async_spare_list(top: nil, room: 0, registered: 0, graph: nil)
         // The list retains each spare.
         var next = top
         while let spare = next {
