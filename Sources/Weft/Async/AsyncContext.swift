@@ -99,7 +99,7 @@ struct AsyncStep {
     @exclusivity(unchecked) private var outerOwner: AsyncContext?
     /// For a spare, the next spare (stale once taken): the thread's list retains each, so that neither taking nor
     /// giving a spare retains or releases the others.
-    @exclusivity(unchecked) fileprivate var nextSpare: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var nextSpare: UnsafeMutableRawPointer?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
@@ -204,6 +204,7 @@ struct AsyncStep {
     /// Makes this top-level context, not yet handed to any factory, the context of the request's own step as
     /// well: `entry`'s, a transient registration asked for as `key`, whose factory then gets it. The resolve needs
     /// no context of its own beside its step's.
+    @inline(__always)
     func beginTopLevelStep(entry: _ServiceEntryBase, key: ServiceKey) {
         pathBits |= Self.pathBit(of: entry)
         stepEntry = entry
@@ -274,6 +275,25 @@ struct AsyncStep {
         return found
     }
 
+    /// Makes this context, whose factory has returned while something else still refers to it, retain its outer
+    /// context (see ``outerOwner``).
+    func holdOuter() { outerOwner = outer }
+
+    /// Clears this context, which nothing else refers to, for the next step to take it as a spare (see
+    /// ``recycle(_:)``). Only what holds references, or what the next step may leave as it is, is cleared: whoever
+    /// takes the spare sets every other field (see ``appending(entry:key:build:shared:)`` and
+    /// ``startResolution(container:)``). A field already clear is left alone, so that clearing it releases nothing.
+    @inline(__always)
+    func clearStep() {
+        if stepName != nil { stepName = nil }
+        if innermostBuild != nil { innermostBuild = nil }
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            factoryReturned = false
+        #else
+            factoryReturned.store(false, ordering: .relaxed)
+        #endif
+    }
+
     /// Notes that the factory this context was made for has returned (or thrown).
     func factoryDidReturn() {
         #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
@@ -296,105 +316,3 @@ struct AsyncStep {
         #endif
     }
 }
-
-extension AsyncContext {
-    /// How many spares a thread keeps at most: more than a usual path is long, few enough to keep little.
-    private static var maximumSpares: Int { 16 }
-
-    /// Makes `context`, whose factory has returned (or whose top-level resolve has ended), one of the calling
-    /// thread's spares when nothing else refers to it: no resolver kept, no task that still holds one. A context
-    /// something else still refers to is left to be released as usual, and retains its outer context from now on
-    /// (whose caller, still running, holds it meanwhile). Call last, from the outer context's caller: `context` is
-    /// nil after.
-    ///
-    /// The caller's reference is taken out of its variable and handed to the thread's list as it is, rather than
-    /// retained for the list and then released with the variable.
-    static func recycle(_ context: inout AsyncContext?) {
-        guard isKnownUniquelyReferenced(&context) else {
-            context.unsafelyUnwrapped.outerOwner = context.unsafelyUnwrapped.outer
-            return
-        }
-        keepAsSpare(context.take().unsafelyUnwrapped)
-    }
-
-    /// The same, for a caller whose variable holds `context` non-optionally (released with the variable).
-    static func recycle(_ context: inout AsyncContext) {
-        guard isKnownUniquelyReferenced(&context) else {
-            context.outerOwner = context.outer
-            return
-        }
-        keepAsSpare(context)
-    }
-
-    /// Clears `context`, which nothing else refers to, and adds it to the calling thread's spares (unless the
-    /// thread has enough).
-    @inline(__always)
-    private static func keepAsSpare(_ context: AsyncContext) {
-        let spares = weft_thread_async_spares()!
-        if spares.pointee.room == 0 {  // Enough spares kept, or their release not registered yet.
-            guard spares.pointee.registered == 0 else { return }
-            registerSpares(spares)
-        }
-        // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left
-        // alone, so that clearing it releases nothing.
-        if context.containerOwner != nil {
-            // A top-level context (the only one that holds the container): its graph, if it made one, becomes the
-            // thread's spare graph.
-            context.containerOwner = nil
-            context.detachGraph()
-        }
-        // Only what holds references, or what the next step may leave as it is, is cleared: whoever takes the spare
-        // sets every other field (see `appending` and `startResolution`).
-        if context.stepName != nil { context.stepName = nil }
-        if context.innermostBuild != nil { context.innermostBuild = nil }
-        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
-            context.factoryReturned = false
-        #else
-            context.factoryReturned.store(false, ordering: .relaxed)
-        #endif
-        context.nextSpare = spares.pointee.top
-        spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
-        spares.pointee.room &-= 1
-    }
-
-    /// Makes sure the thread's spares (contexts and graph, in `spares`) are released when the thread ends: the
-    /// key's destructor releases them, once registered for the thread, which may then keep spare contexts.
-    static func registerSpares(_ spares: UnsafeMutablePointer<weft_async_spare_list>) {
-        guard spares.pointee.registered == 0 else { return }
-        pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
-        spares.pointee.registered = 1
-        spares.pointee.room = maximumSpares
-    }
-
-    /// One of the calling thread's spares, cleared, or nil when it has none. Inlined: every nested request takes
-    /// one.
-    @inline(__always)
-    static func takeSpare() -> AsyncContext? {
-        let spares = weft_thread_async_spares()!
-        guard let top = spares.pointee.top else { return nil }
-        let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
-        spares.pointee.top = spare.nextSpare
-        spares.pointee.room &+= 1
-        return spare
-    }
-}
-
-/// The key whose destructor releases a thread's spare contexts and graph when the thread ends (its value only
-/// says that the thread has spares to release; the spares themselves are in a thread-local variable, faster to
-/// read).
-private let sparesKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key) { _ in
-        let spares = weft_thread_async_spares()!
-        let (top, graph) = (spares.pointee.top, spares.pointee.graph)
-        spares.pointee = weft_async_spare_list(top: nil, room: 0, registered: 0, graph: nil)
-        // The list retains each spare.
-        var next = top
-        while let spare = next {
-            let context = Unmanaged<AsyncContext>.fromOpaque(spare).takeRetainedValue()
-            next = context.nextSpare
-        }
-        if let graph { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
-    }
-    return key
-}()

@@ -91,7 +91,7 @@ extension AsyncResolver {
     /// the factory kept no reference to it.
     @usableFromInline mutating func factoryDidReturn() {
         context.unsafelyUnwrapped.factoryDidReturn()
-        AsyncContext.recycle(&context)
+        AsyncContext.recycleStep(&context)
     }
 
     /// What the `error` of the factory this resolver was handed to becomes (see

@@ -308,7 +308,7 @@ extension Container {
         var resolver = AsyncResolver(within: container, context: inner.takeRetainedValue())
         defer {
             resolver.context.unsafelyUnwrapped.factoryDidReturn()
-            AsyncContext.recycle(&resolver.context)
+            AsyncContext.recycleStep(&resolver.context)
         }
         do {
             return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
