@@ -87,9 +87,10 @@ extension AsyncResolver {
             in: unretainedContainer)
     }
 
-    /// Notes that the factory this resolver was handed to has returned (or thrown), and recycles its context when
-    /// the factory kept no reference to it.
-    @usableFromInline mutating func factoryDidReturn() {
+    /// Notes that the factory a resolver was handed to has returned (or thrown), and recycles its `context`, taken
+    /// out of the resolver, when the factory kept no reference to it. Static, taking the context rather than the
+    /// resolver: the caller then knows that its resolver holds nothing left to release.
+    @usableFromInline static func factoryDidReturn(_ context: consuming AsyncContext?) {
         context.unsafelyUnwrapped.factoryDidReturn()
         AsyncContext.recycleStep(&context)
     }
@@ -144,10 +145,11 @@ extension AsyncResolver {
         try await Container.makeAtTopLevel(Service.self, key: key, route: route, in: unretainedContainer)
     }
 
-    /// Notes that the top-level factory this resolver was handed to (see ``topLevelCall(_:in:)``) has returned (or
-    /// thrown), ends the resolution, and recycles its top-level context when the factory kept no reference to it.
-    @usableFromInline mutating func endResolution() {
-        // Borrowed for the two calls: the resolver holds the context.
+    /// Notes that the top-level factory a resolver was handed to (see ``topLevelCall(_:in:)``) has returned (or
+    /// thrown), ends the resolution, and recycles its top-level `context`, taken out of the resolver, when the
+    /// factory kept no reference to it (static, as ``factoryDidReturn(_:)``).
+    @usableFromInline static func endResolution(_ context: consuming AsyncContext?) {
+        // Borrowed for the two calls: this function holds the context.
         Unmanaged.passUnretained(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
             $0.factoryDidReturn()
             $0.endResolution()

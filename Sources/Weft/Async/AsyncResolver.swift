@@ -80,12 +80,12 @@ public struct AsyncResolver: Sendable {
                 let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory)
                     ._withUnsafeGuaranteedRef { $0.typed }(resolver)
                 var finished = consume resolver
-                finished.endResolution()
+                Self.endResolution(finished.context.take())
                 return instance
             } catch {
                 var finished = consume resolver
                 let failure = finished.factoryError(error)
-                finished.endResolution()
+                Self.endResolution(finished.context.take())
                 throw failure
             }
         }
@@ -103,12 +103,12 @@ public struct AsyncResolver: Sendable {
             let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory)
                 ._withUnsafeGuaranteedRef { $0.typed }(resolver)
             var finished = consume resolver
-            finished.factoryDidReturn()
+            Self.factoryDidReturn(finished.context.take())
             return instance
         } catch {
             var finished = consume resolver
             let failure = finished.factoryError(error)
-            finished.factoryDidReturn()
+            Self.factoryDidReturn(finished.context.take())
             throw failure
         }
     }
