@@ -37,10 +37,13 @@ extension AsyncContext {
         keepAsSpare(context)
     }
 
-    /// ``recycle(_:)`` for the context of a nested request's step, never a top-level one: nothing of a resolution
-    /// to detach.
-    static func recycleStep(_ context: inout AsyncContext?) {
+    /// Notes that the factory of `context`, a nested request's step (never a top-level context: nothing of a
+    /// resolution to detach), has returned or thrown (see ``factoryDidReturn()``), and recycles `context` as
+    /// ``recycle(_:)`` does. The note is written only when something else still refers to the context: nothing
+    /// else can read it otherwise.
+    static func stepDidReturn(_ context: inout AsyncContext?) {
         guard isKnownUniquelyReferenced(&context) else {
+            context.unsafelyUnwrapped.factoryDidReturn()
             context.unsafelyUnwrapped.holdOuter()
             return
         }

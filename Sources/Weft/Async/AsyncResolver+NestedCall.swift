@@ -91,8 +91,7 @@ extension AsyncResolver {
     /// out of the resolver, when the factory kept no reference to it. Static, taking the context rather than the
     /// resolver: the caller then knows that its resolver holds nothing left to release.
     @usableFromInline static func factoryDidReturn(_ context: consuming AsyncContext?) {
-        context.unsafelyUnwrapped.factoryDidReturn()
-        AsyncContext.recycleStep(&context)
+        AsyncContext.stepDidReturn(&context)
     }
 
     /// What the `error` of the factory this resolver was handed to becomes (see
