@@ -40,7 +40,9 @@ extension AsyncContext {
     /// Notes that the factory of `context`, a nested request's step (never a top-level context: nothing of a
     /// resolution to detach), has returned or thrown (see ``factoryDidReturn()``), and recycles `context` as
     /// ``recycle(_:)`` does. The note is written only when something else still refers to the context: nothing
-    /// else can read it otherwise.
+    /// else can read it otherwise. Inlined into ``AsyncResolver/factoryDidReturn(_:)``, which ends every nested
+    /// request's step.
+    @inline(__always)
     static func stepDidReturn(_ context: inout AsyncContext?) {
         guard isKnownUniquelyReferenced(&context) else {
             context.unsafelyUnwrapped.factoryDidReturn()

@@ -306,7 +306,7 @@ extension Container {
         // The resolver takes over the caller's reference to `inner`, and is lent to the factory from this frame:
         // the context is then referred to once, unless the factory keeps the resolver.
         var resolver = AsyncResolver(within: container, context: inner.takeRetainedValue())
-        defer { AsyncContext.stepDidReturn(&resolver.context) }
+        defer { AsyncResolver.factoryDidReturn(resolver.context.take()) }
         do {
             return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
         } catch {
