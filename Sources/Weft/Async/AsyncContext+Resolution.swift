@@ -23,14 +23,12 @@ extension AsyncContext {
     /// ``root(_:container:)`` taking over a reference to `graph` (a graph started for the resolve).
     static func root(taking graph: Unmanaged<AsyncGraph>?, container: Container) -> AsyncContext {
         let context = takeSpare() ?? AsyncContext()
-        // A new or spare context's fields are clear (see `keepAsSpare`).
-        context.rootReference = context
-        context.containerOwner = container
+        context.startResolution(container: container)
         if context.activity == nil { context.activity = weft_activity_take() }
         weft_activity_enter(context.activity)
         if let graph {
             // Not yet seen by any other task: set without synchronisation.
-            context.isRecording = graph._withUnsafeGuaranteedRef { $0.isRecording }
+            if graph._withUnsafeGuaranteedRef({ $0.isRecording }) { context.startRecording() }
             #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
                 context.graphOwner = graph.takeRetainedValue()
             #else

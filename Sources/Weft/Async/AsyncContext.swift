@@ -36,8 +36,8 @@ struct AsyncStep {
 @usableFromInline final class AsyncContext: @unchecked Sendable {
     /// The top-level context of the resolution (this one, for a top-level context), which holds what belongs to the
     /// resolution rather than to a step: its graph, its container, whether it has ended, its activity record. Not
-    /// retained: every context holds the top-level one through ``outer`` (see ``outerOwner``). Nil only while the
-    /// context is a spare.
+    /// retained: every context holds the top-level one through ``outer`` (see ``outerOwner``). Meaningless while
+    /// the context is a spare.
     @exclusivity(unchecked) unowned(unsafe) var rootReference: AsyncContext?
     /// For a top-level context: the resolution's graph, made by the first request that needs one (see
     /// ``unretainedGraph``), so that a resolve whose requests are all transient makes none. Retained; set once per
@@ -63,9 +63,8 @@ struct AsyncStep {
     /// released meanwhile. Taken when the context first serves as a top-level one and kept for its whole life, so
     /// that a spare starts again without looking for a record.
     @exclusivity(unchecked) var activity: UnsafeMutablePointer<weft_activity>?
-    /// Whether the resolution's graph records for a verification (see ``GraphRecorder``): known when the
-    /// resolution starts, and read on every request without making the graph.
-    @exclusivity(unchecked) var isRecording = false
+    /// For a top-level context: whether its resolution records for a verification (see ``isRecording``).
+    @exclusivity(unchecked) private var recordsResolution = false
     /// The container the resolution started from, retained by the top-level context (nil in every other): the
     /// resolvers handed to the graph's factories refer to it unretained (see ``AsyncResolver``), and any of them
     /// that is still referred to keeps its context, and through ``outerOwner`` the top-level one, alive.
@@ -98,13 +97,14 @@ struct AsyncStep {
     /// ``outer``, retained, once the factory has returned while something (a kept resolver, a task still running)
     /// refers to this context.
     @exclusivity(unchecked) private var outerOwner: AsyncContext?
-    /// For a spare, the next spare: the thread's list retains each, so that neither taking nor giving a spare
-    /// retains or releases the others.
-    @exclusivity(unchecked) fileprivate var nextSpare: UnsafeMutableRawPointer?
+    /// For a spare, the next spare (stale once taken): the thread's list retains each, so that neither taking nor
+    /// giving a spare retains or releases the others.
+    @exclusivity(unchecked) var nextSpare: UnsafeMutableRawPointer?
     /// The innermost build in flight on the path (other tasks' waits are checked against the path's builds).
     @exclusivity(unchecked) private(set) var innermostBuild: AsyncBuild?
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
     /// the path, which every nested resolve asks (the cycle check) and which then needs no walk along the steps.
+    /// Every bit is set while the resolution records, so that the test sends each request to the checks that note it.
     @exclusivity(unchecked) private var pathBits: UInt64 = 0
     /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
     @exclusivity(unchecked) private var hasSharedStep = false
@@ -143,6 +143,10 @@ struct AsyncStep {
         unretainedRoot._withUnsafeGuaranteedRef { $0.resolutionGraph() }
     }
 
+    /// Whether the resolution records for a verification (see ``GraphRecorder``; a request need not ask, see
+    /// ``pathBits``), read from the top-level context without making the graph.
+    var isRecording: Bool { unretainedRoot._withUnsafeGuaranteedRef { $0.recordsResolution } }
+
     /// The top-level context, unretained: every context holds it (see ``rootReference``).
     @inline(__always)
     private var unretainedRoot: Unmanaged<AsyncContext> {
@@ -170,10 +174,9 @@ struct AsyncStep {
     /// ``appending(_:)`` with the step's parts.
     func appending(entry: _ServiceEntryBase, key: ServiceKey, build: AsyncBuild?, shared: Bool) -> AsyncContext {
         let context = Self.takeSpare() ?? AsyncContext()
-        // A new or spare context's fields are clear: one left clear (nil) is not set, which would release the nil
-        // it replaces.
+        // A new or spare context's name and build are clear: one left clear (nil) is not set, which would release
+        // the nil it replaces. Every other field is set.
         context.rootReference = rootReference
-        context.isRecording = isRecording
         if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
@@ -186,11 +189,28 @@ struct AsyncStep {
         return context
     }
 
+    /// Makes this context (new, or a spare with its last step's fields) the top-level one of a resolve of `container`.
+    func startResolution(container: Container) {
+        rootReference = self
+        containerOwner = container
+        recordsResolution = false
+        stepEntry = nil
+        stepHasBuild = false
+        stepShared = false
+        outer = nil
+        pathBits = 0
+        hasSharedStep = false
+    }
+
+    /// Makes this top-level context's resolution, just started, record for a verification (see ``pathBits``).
+    func startRecording() { (recordsResolution, pathBits) = (true, ~0) }
+
     /// Makes this top-level context, not yet handed to any factory, the context of the request's own step as
     /// well: `entry`'s, a transient registration asked for as `key`, whose factory then gets it. The resolve needs
     /// no context of its own beside its step's.
+    @inline(__always)
     func beginTopLevelStep(entry: _ServiceEntryBase, key: ServiceKey) {
-        pathBits = Self.pathBit(of: entry)
+        pathBits |= Self.pathBit(of: entry)
         stepEntry = entry
         stepType = key.serviceType
         if let name = key.name { stepName = name }
@@ -259,6 +279,25 @@ struct AsyncStep {
         return found
     }
 
+    /// Makes this context, whose factory has returned while something else still refers to it, retain its outer
+    /// context (see ``outerOwner``).
+    func holdOuter() { outerOwner = outer }
+
+    /// Clears this context, which nothing else refers to, for the next step to take it as a spare (see
+    /// ``recycle(_:)``). Only what holds references, or what the next step may leave as it is, is cleared: whoever
+    /// takes the spare sets every other field (see ``appending(entry:key:build:shared:)`` and
+    /// ``startResolution(container:)``). A field already clear is left alone, so that clearing it releases nothing.
+    @inline(__always)
+    func clearStep() {
+        if stepName != nil { stepName = nil }
+        if innermostBuild != nil { innermostBuild = nil }
+        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
+            factoryReturned = false
+        #else
+            factoryReturned.store(false, ordering: .relaxed)
+        #endif
+    }
+
     /// Notes that the factory this context was made for has returned (or thrown).
     func factoryDidReturn() {
         #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
@@ -281,111 +320,3 @@ struct AsyncStep {
         #endif
     }
 }
-
-extension AsyncContext {
-    /// How many spares a thread keeps at most: more than a usual path is long, few enough that what a thread
-    /// keeps is small.
-    private static var maximumSpares: Int { 16 }
-
-    /// Makes `context`, whose factory has returned (or whose top-level resolve has ended), one of the calling
-    /// thread's spares when nothing else refers to it: no resolver kept, no task that still holds one. A context
-    /// something else still refers to is left to be released as usual, and retains its outer context from now on
-    /// (whose caller, still running, holds it meanwhile). Call last, from the outer context's caller: `context` is
-    /// nil after.
-    ///
-    /// The caller's reference is taken out of its variable and handed to the thread's list as it is, rather than
-    /// retained for the list and then released with the variable.
-    static func recycle(_ context: inout AsyncContext?) {
-        guard isKnownUniquelyReferenced(&context) else {
-            context.unsafelyUnwrapped.outerOwner = context.unsafelyUnwrapped.outer
-            return
-        }
-        keepAsSpare(context.take().unsafelyUnwrapped)
-    }
-
-    /// The same, for a caller whose variable holds `context` non-optionally: that reference is released with the
-    /// variable, and `context` is not used after.
-    static func recycle(_ context: inout AsyncContext) {
-        guard isKnownUniquelyReferenced(&context) else {
-            context.outerOwner = context.outer
-            return
-        }
-        keepAsSpare(context)
-    }
-
-    /// Clears `context`, which nothing else refers to, and adds it to the calling thread's spares (unless the
-    /// thread has enough).
-    @inline(__always)
-    private static func keepAsSpare(_ context: AsyncContext) {
-        let spares = weft_thread_async_spares()!
-        guard spares.pointee.count < maximumSpares else { return }
-        // Nothing else can see it: its fields are reset without synchronisation. A field already clear is left
-        // alone, so that clearing it releases nothing.
-        if context.containerOwner != nil {
-            // A top-level context (the only one that holds the container): its graph, if it made one, becomes the
-            // thread's spare graph.
-            context.containerOwner = nil
-            context.detachGraph()
-        }
-        context.rootReference = nil
-        context.isRecording = false
-        context.stepEntry = nil
-        context.outer = nil
-        if context.stepName != nil { context.stepName = nil }
-        context.stepHasBuild = false
-        context.stepShared = false
-        if context.innermostBuild != nil { context.innermostBuild = nil }
-        context.pathBits = 0
-        context.hasSharedStep = false
-        #if canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE
-            context.factoryReturned = false
-        #else
-            context.factoryReturned.store(false, ordering: .relaxed)
-        #endif
-        registerSpares(spares)
-        context.nextSpare = spares.pointee.top
-        spares.pointee.top = Unmanaged.passRetained(context).toOpaque()
-        spares.pointee.count += 1
-    }
-
-    /// Makes sure the thread's spares (contexts and graph, in `spares`) are released when the thread ends: the
-    /// key's destructor releases them, once registered for the thread.
-    static func registerSpares(_ spares: UnsafeMutablePointer<weft_async_spare_list>) {
-        guard spares.pointee.registered == 0 else { return }
-        pthread_setspecific(sparesKey, UnsafeRawPointer(bitPattern: 1))
-        spares.pointee.registered = 1
-    }
-
-    /// One of the calling thread's spares, cleared, or nil when it has none. Inlined: every nested request takes
-    /// one.
-    @inline(__always)
-    static func takeSpare() -> AsyncContext? {
-        let spares = weft_thread_async_spares()!
-        guard let top = spares.pointee.top else { return nil }
-        let spare = Unmanaged<AsyncContext>.fromOpaque(top).takeRetainedValue()
-        spares.pointee.top = spare.nextSpare
-        spare.nextSpare = nil
-        spares.pointee.count -= 1
-        return spare
-    }
-}
-
-/// The key whose destructor releases a thread's spare contexts and graph when the thread ends (its value only
-/// says that the thread has spares to release; the spares themselves are in a thread-local variable, faster to
-/// read).
-private let sparesKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key) { _ in
-        let spares = weft_thread_async_spares()!
-        let (top, graph) = (spares.pointee.top, spares.pointee.graph)
-        spares.pointee = weft_async_spare_list(top: nil, count: 0, registered: 0, graph: nil)
-        // The list retains each spare.
-        var next = top
-        while let spare = next {
-            let context = Unmanaged<AsyncContext>.fromOpaque(spare).takeRetainedValue()
-            next = context.nextSpare
-        }
-        if let graph { Unmanaged<AsyncGraph>.fromOpaque(graph).release() }
-    }
-    return key
-}()

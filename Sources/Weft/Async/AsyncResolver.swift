@@ -70,43 +70,46 @@ public struct AsyncResolver: Sendable {
             name: name)
         guard context != nil else {
             // A top-level request (see ``TopLevelCall``): a typed transient factory is called from this frame.
-            let call = topLevelCall(key)
-            guard let root = call.root else { return try await make(Service.self, key: key, after: call) }
+            let (factory, root): (UnsafeMutableRawPointer, Unmanaged<AsyncContext>)
+            switch Self.topLevelCall(key, in: unretainedContainer) {
+            case .engine(let route): return try await make(Service.self, key: key, along: route)
+            case .typed(let typedFactory, let started): (factory, root) = (typedFactory, started)
+            }
             let resolver = AsyncResolver(within: unretainedContainer, context: root.takeRetainedValue())
             let instance: Service
             do {
-                instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+                instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory)
                     ._withUnsafeGuaranteedRef { $0.typed }(resolver)
             } catch {
                 var finished = consume resolver
                 let failure = finished.factoryError(error)
-                finished.endResolution()
+                Self.endResolution(finished.context.take())
                 throw failure
             }
             var finished = consume resolver
-            try finished.completeAndEndResolution()
+            try Self.completeAndEndResolution(finished.context.take(), in: unretainedContainer)
             return instance
         }
-        let call = try nestedCall(key)
-        if let entry = call.graphEntry {
+        let call = try Self.nestedCall(key, context: context.unsafelyUnwrapped, in: unretainedContainer)
+        guard let factory = call.factory else { return try await make(Service.self, key: key, after: call) }
+        guard let inner = call.inner else {
             return try await Container.makeInGraph(
-                entry, factory: .fromOpaque(call.factory), key: key,
+                call.found.unsafelyUnwrapped.entry, factory: .fromOpaque(factory), key: key,
                 context: .passUnretained(context.unsafelyUnwrapped), in: unretainedContainer)
         }
-        guard let inner = call.inner else { return try await make(Service.self, key: key, after: call) }
         // A constant, lent to the factory as it is, then consumed to recycle its context: a variable would be
         // copied for the call, its context retained and released around it.
         let resolver = AsyncResolver(within: unretainedContainer, context: inner.takeRetainedValue())
         do {
-            let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(call.factory)
+            let instance = try await Unmanaged<TypedAsyncFactory<Service>>.fromOpaque(factory)
                 ._withUnsafeGuaranteedRef { $0.typed }(resolver)
             var finished = consume resolver
-            finished.factoryDidReturn()
+            Self.factoryDidReturn(finished.context.take())
             return instance
         } catch {
             var finished = consume resolver
             let failure = finished.factoryError(error)
-            finished.factoryDidReturn()
+            Self.factoryDidReturn(finished.context.take())
             throw failure
         }
     }

@@ -20,7 +20,7 @@ extension Container {
     /// the graph ends (see ``AsyncGraph``), so the thread does not enter the engine itself.
     @inline(__always)
     func lookUpAsync(_ key: ServiceKey) -> Lookup? {
-        ResolutionState.withCurrent { state in state.lookups.find(key, in: self) }
+        ResolutionState.withCurrent { state in state.lookups.findUnnamed(key, in: self) }
     }
 
     /// ``makeAsync(key:context:arguments:synchronously:)`` once the registration (`found`) has been looked up.
@@ -372,15 +372,21 @@ extension Container {
     /// What every async request for `entry` checks before its factory runs: a verification notes the request, a
     /// cycle on `context`'s path and a shared instance that would keep a scope's instance (`scoped`: `entry` is a
     /// `.scoped` registration) throw. Inlined, with what rules each check out read here: the usual request (no
-    /// verification, no registration on the path that shares `entry`'s bit, not a scope's instance) then makes no
-    /// call.
+    /// registration on the path that shares `entry`'s bit, which also rules out a verification's recording, and
+    /// not a scope's instance) then makes no call.
     @inline(__always)
     func checkAsyncRequest(_ entry: _ServiceEntryBase, scoped: Bool, key: ServiceKey, context: AsyncContext) throws {
+        if context.mayContain(entry) { try checkOnPath(entry, key: key, context: context) }
+        if scoped { try checkCaptive(key: key, context: context) }
+    }
+
+    /// The checks of ``checkAsyncRequest(_:scoped:key:context:)`` for a request whose registration may be on the
+    /// path (or whose resolution records): a verification notes it, and a cycle throws.
+    func checkOnPath(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
         if context.isRecording, let asker = context.stepRegistration {
             context.graph.findings?.resolving(entry, from: asker)
         }
-        if context.mayContain(entry) { try checkAsyncCycle(entry, key: key, context: context) }
-        if scoped { try checkCaptive(key: key, context: context) }
+        try checkAsyncCycle(entry, key: key, context: context)
     }
 
     /// Throws when a shared instance being made on `context`'s path, other than a scope's, would keep a scope's

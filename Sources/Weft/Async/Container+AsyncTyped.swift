@@ -312,10 +312,7 @@ extension Container {
         // The resolver takes over the caller's reference to `inner`, and is lent to the factory from this frame:
         // the context is then referred to once, unless the factory keeps the resolver.
         var resolver = AsyncResolver(within: container, context: inner.takeRetainedValue())
-        defer {
-            resolver.context.unsafelyUnwrapped.factoryDidReturn()
-            AsyncContext.recycle(&resolver.context)
-        }
+        defer { AsyncResolver.factoryDidReturn(resolver.context.take()) }
         do {
             return try await factory._withUnsafeGuaranteedRef { $0.typed }(resolver)
         } catch {

@@ -78,17 +78,47 @@ import WeftAtomics
     /// A lookup in the cache, keyed by `container`'s serial number; asks the registry on a miss.
     @inlinable @inline(__always)
     func findHashed(_ key: ServiceKey, in container: Container) -> Lookup? {
+        var nameHash: UInt = 0
+        if let name = key.name { nameHash = UInt(truncatingIfNeeded: NameHash.of(name)) }
+        return findHashed(key, in: container, nameHash: nameHash)
+    }
+
+    /// ``find(_:in:)`` with the common case alone inlined: an unnamed key without an option, from a container
+    /// that is not a scope; any other key calls ``find(_:in:)`` out of line. For a caller whose own code should
+    /// stay small (the async engine's nested request, which then inlines the lookup rather than calling it).
+    @inlinable @inline(__always)
+    func findUnnamed(_ key: ServiceKey, in container: Container) -> Lookup? {
+        guard key.name == nil, !key.hasOption, !container.isScope else { return findOutOfLine(key, in: container) }
+        return findHashed(key, in: container, nameHash: 0)
+    }
+
+    /// ``find(_:in:)``, not inlined (see ``findUnnamed(_:in:)``).
+    @usableFromInline @inline(never)
+    func findOutOfLine(_ key: ServiceKey, in container: Container) -> Lookup? {
+        find(key, in: container)
+    }
+
+    /// ``findHashed(_:in:)`` with the hash of the key's name (0 for none).
+    @inlinable @inline(__always)
+    func findHashed(_ key: ServiceKey, in container: Container, nameHash: UInt) -> Lookup? {
         let version = weft_registry_version()
         // The parts combined, then one multiplication whose top bits pick the slot (Fibonacci hashing): the top
         // bits depend on every bit of the combination.
         var hash = UInt(truncatingIfNeeded: container.serial)
         hash ^= UInt(bitPattern: ObjectIdentifier(key.serviceType)) &>> 3
         hash ^= UInt(bitPattern: ObjectIdentifier(key.argumentsType)) &>> 4
-        if let name = key.name { hash ^= UInt(truncatingIfNeeded: NameHash.of(name)) }
+        hash ^= nameHash
         hash = hash &* 0x9E37_79B9_7F4A_7C15
         let first = Int(hash &>> (UInt.bitWidth - Self.capacity.trailingZeroBitCount))
-        let second = first ^ 1
         if let found = match(first, key, container, version) { return found }
+        return findInSecond(key, in: container, version: version, first: first)
+    }
+
+    /// A lookup the first slot of its two does not hold: the second one, else the registry. Out of line, so that
+    /// the lookup inlined into every resolve is the first slot's test alone.
+    @usableFromInline @inline(never)
+    func findInSecond(_ key: ServiceKey, in container: Container, version: UInt64, first: Int) -> Lookup? {
+        let second = first ^ 1
         if let found = match(second, key, container, version) { return found }
         return findMissed(key, in: container, version: version, slots: (first, second))
     }
@@ -120,7 +150,9 @@ import WeftAtomics
         guard slot.pointee.version == version, slot.pointee.container == container.serial,
             slot.pointee.serviceType == ObjectIdentifier(key.serviceType),
             slot.pointee.argumentsType == ObjectIdentifier(key.argumentsType),
-            slot.pointee.name == key.name
+            // An unnamed key (the usual one) is compared without a copy of its name, whose release would cost a
+            // call even for nil.
+            key.name == nil ? slot.pointee.name == nil : slot.pointee.name == key.name
         else { return nil }
         return slot.pointee.found
     }

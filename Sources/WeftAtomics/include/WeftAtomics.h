@@ -95,11 +95,12 @@ static inline uintptr_t weft_thread_token(void) {
 }
 
 /// A thread's spare async contexts: an unmanaged, retained reference to the first (which holds the next), how
-/// many there are, and whether the thread has registered their release at its end (see `AsyncContext`); and its
-/// spare async graph, unmanaged and retained, or null (see `AsyncGraph`).
+/// many more the thread may keep (0 until it has registered their release at its end: one test then covers
+/// both), and whether the thread has registered that release (see `AsyncContext`); and its spare async graph,
+/// unmanaged and retained, or null (see `AsyncGraph`).
 typedef struct weft_async_spare_list {
     void *top;
-    intptr_t count;
+    intptr_t room;
     int registered;
     void *graph;
 } weft_async_spare_list;
