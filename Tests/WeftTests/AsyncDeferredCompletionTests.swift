@@ -173,8 +173,10 @@ import Testing
         #expect(tree.leaves.allSatisfy { $0.hub === tree.hub })
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func anInstanceATaskFinishesAfterTheTopLevelFactoryReturnedRunsItsCallbacksAtOnce() async throws {
+    /// Resolves a Hub in `hubScope` whose factory starts a task it does not wait for, which asks for a Leaf (with a
+    /// callback) while the factory runs and gets it only after the top-level request has returned; returns how many
+    /// callbacks had run when the request returned, and after the task's Leaf was made.
+    private func callbacksOfALeafMadeAfterTheTopLevelReturn(hubScope: ObjectScope) async throws -> (Int, Int) {
         let container = Container()
         let entered = AsyncWaitingTests.Gate()
         let release = AsyncWaitingTests.Gate()
@@ -186,42 +188,30 @@ import Testing
             return Leaf()
         }.inObjectScope(.transient).initCompleted { _, _ in completed.increment() }
         container.register(Hub.self) { r in
-            // A task the factory does not wait for: it asks for a Leaf while the factory runs, and gets it after.
             tasks.append(Task { try await r.require(Leaf.self) })
             await entered.wait()
             return Hub()
-        }
+        }.inObjectScope(hubScope)
         _ = try await container.async.require(Hub.self)
-        #expect(completed.value == 0)
+        let atReturn = completed.value
         release.openGate()
         let task = try #require(tasks.values.first)
         _ = try await task.value
-        #expect(completed.value == 1)
+        return (atReturn, completed.value)
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func anInstanceATaskFinishesAfterTheTopLevelFactoryReturnedRunsItsCallbacksAtOnce() async throws {
+        let (atReturn, after) = try await callbacksOfALeafMadeAfterTheTopLevelReturn(hubScope: .graph)
+        #expect(atReturn == 0)
+        #expect(after == 1)
+    }
+
+    /// Transient all the way, without callbacks: the resolution makes no graph before its task's Leaf needs one.
+    @Test(.timeLimit(.minutes(1)))
     func aTaskOfATransientResolutionWithoutAGraphRunsItsInstancesCallbacksOnceItIsMade() async throws {
-        let container = Container()
-        let entered = AsyncWaitingTests.Gate()
-        let release = AsyncWaitingTests.Gate()
-        let completed = Counter()
-        let tasks = Collected<Task<Leaf, any Error>>()
-        container.register(Leaf.self) { _ in
-            entered.openGate()
-            await release.wait()
-            return Leaf()
-        }.inObjectScope(.transient).initCompleted { _, _ in completed.increment() }
-        // Transient all the way, without callbacks: the resolution makes no graph before its task's Leaf needs one.
-        container.register(Hub.self) { r in
-            tasks.append(Task { try await r.require(Leaf.self) })
-            await entered.wait()
-            return Hub()
-        }.inObjectScope(.transient)
-        _ = try await container.async.require(Hub.self)
-        release.openGate()
-        let task = try #require(tasks.values.first)
-        _ = try await task.value
-        #expect(completed.value == 1)
+        let (_, after) = try await callbacksOfALeafMadeAfterTheTopLevelReturn(hubScope: .transient)
+        #expect(after == 1)
     }
 }
 
