@@ -161,4 +161,14 @@ import Testing
         #expect(error.reason == .typeMismatch)
         #expect(error.path == ["Ping"])
     }
+
+    /// A container that nothing but its `async` resolver refers to stays alive until the request ends. Optimised,
+    /// the resolver's `require` is inlined into this code, where the resolver was released after its first read
+    /// of the container (release builds crashed in the container's lookups, on freed memory).
+    @Test func aContainerOnlyItsAsyncResolverHoldsLivesUntilTheRequestEnds() async throws {
+        for _ in 0..<200 {
+            let checkout = try await transientShop().async.require((any Checkout).self)
+            #expect(checkout.catalog.storage !== checkout.storage)
+        }
+    }
 }

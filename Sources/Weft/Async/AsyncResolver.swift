@@ -69,7 +69,11 @@ public struct AsyncResolver: Sendable {
             argumentsType: unretainedContainer._withUnsafeGuaranteedRef { $0.noArgumentsType },
             name: name)
         guard context != nil else {
-            // A top-level request (see ``TopLevelCall``): a typed transient factory is called from this frame.
+            // A top-level request (see ``TopLevelCall``): a typed transient factory is called from this frame. What
+            // follows reads the container through `unretainedContainer` only: inlined into the caller, this resolver
+            // (``Container/async``'s, whose `owner` may be the container's last reference) would otherwise be
+            // released before the request ends.
+            defer { withExtendedLifetime(self) {} }
             let (factory, root): (UnsafeMutableRawPointer, Unmanaged<AsyncContext>)
             switch Self.topLevelCall(key, in: unretainedContainer) {
             case .engine(let route): return try await make(Service.self, key: key, along: route)
