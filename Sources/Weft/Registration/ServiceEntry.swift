@@ -42,7 +42,9 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = ErasedFactory(factory)
         self.plainFactory = { _ in preconditionFailure("Weft: not a registration without arguments") }
         self.configuration = RegistrationConfiguration(scope: objectScope)
-        super.init(serviceType: serviceType, argumentsType: argumentsType)
+        // `Service` itself, not the metatype value passed, which may be a subclass's (`register(type(of: base))`):
+        // a lookup is exact, and read back unchecked as `Service`, only for a key of this very type.
+        super.init(serviceType: Service.self, argumentsType: argumentsType)
     }
 
     @usableFromInline
@@ -57,7 +59,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         self.erasedFactory = nil
         self.plainFactory = plainFactory
         self.configuration = RegistrationConfiguration(scope: objectScope)
-        super.init(serviceType: serviceType, argumentsType: argumentsType)
+        // As in the other initializer: the registration's type is `Service` itself.
+        super.init(serviceType: Service.self, argumentsType: argumentsType)
     }
 
     override var factory: Any {
