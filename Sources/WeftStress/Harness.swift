@@ -5,7 +5,7 @@ import Weft
 let allScenarios: [Scenario] =
     SharingScenarios.all + InvalidationScenarios.all + ScopeScenarios.all + CycleScenarios.all
     + DepthScenarios.all + ChurnScenarios.all + TeardownScenarios.all + StorageScenarios.all
-    + CompositionScenarios.all + CompletionScenarios.all
+    + CompositionScenarios.all + CompletionScenarios.all + GraphBuildScenarios.all
 
 /// One family of bounded, seeded checks: it runs for about `seconds`, and returns what it saw broken.
 struct Scenario: Sendable {

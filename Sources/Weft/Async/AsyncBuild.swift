@@ -1,4 +1,6 @@
-/// A shared instance being made by an async factory, which other tasks may wait for.
+/// A shared instance being made by an async factory, which other tasks may wait for; or a graph-scoped instance
+/// of a synchronous factory being made by one thread of an async graph, which the graph's other threads and tasks
+/// wait for (see ``thread``).
 ///
 /// The instance, once made, is kept apart from ``state`` in a ``Made`` of its own, so that the graph's end
 /// releases it in place (see ``clear()``) rather than destroying an enum that holds an `Any` through its generic
@@ -26,6 +28,9 @@ final class AsyncBuild: @unchecked Sendable {
     @exclusivity(unchecked) var waiters: [Waiter] = []
     /// Builds this one waits for: builds its factory started, and builds it waits for another task to finish.
     @exclusivity(unchecked) var waitsFor = BuildList()
+    /// The thread making the instance with a synchronous factory, for a build claimed by a synchronous part of an
+    /// async graph (see `Container+Segments.swift`); nil for a task's build. Guarded by ``AsyncBuilds/lock``.
+    @exclusivity(unchecked) var thread: ThreadBuilder?
     /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
     /// that holds an instance of any type goes through the optional's value witnesses, on every build.
     @exclusivity(unchecked) private(set) var state = State.running
@@ -86,6 +91,27 @@ final class AsyncBuild: @unchecked Sendable {
             case .cancelled?: state = .cancelled
             }
         }
+    }
+}
+
+/// The thread that makes a graph-scoped instance of a synchronous factory in an async graph, and where that
+/// instance goes once made: its registration's storage, for the graph.
+struct ThreadBuilder {
+    let state: ResolutionState
+    let entry: _ServiceEntryBase
+    let graph: GraphIdentifier
+}
+
+/// A thread that needs the instance a thread build makes waits for it as it waits for a shared instance, through
+/// the ``BuildCoordinator``, which sees every wait of every thread: a cycle of waits is found, not waited out.
+extension AsyncBuild: BuildWaitTarget {
+    var waitBuilder: ResolutionState? { AsyncBuilds.lock.withLock { thread?.state } }
+
+    /// Whether the instance is in its registration's storage already (its `initCompleted` callbacks may still be
+    /// running): a thread on a cycle of waits through it takes that instance rather than wait.
+    var offersInstance: Bool {
+        guard let thread = AsyncBuilds.lock.withLock({ thread }) else { return false }
+        return thread.entry.storedInstance(inGraph: thread.graph) != nil
     }
 }
 

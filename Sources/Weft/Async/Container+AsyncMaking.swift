@@ -273,7 +273,7 @@ extension Container {
     ) async throws -> Made {
         let awaited = shared.map(ObjectIdentifier.init)
         @Sendable func make() throws -> Made {
-            try self.segment(context, awaiting: awaited) { _ in Made(value: try synchronously()) }
+            try self.segment(context, awaiting: awaited, suspends: true) { _ in Made(value: try synchronously()) }
         }
         return try await suspendingWhileBuilt {
             if onMainActor, !isOnMainActor() {
@@ -281,92 +281,6 @@ extension Container {
             }
             return try make()
         }
-    }
-
-    /// Runs `body` in a synchronous segment of `context`'s graph (see ``runSegment(_:inFactory:_:)``), where the
-    /// shared registration `awaited`, when another thread builds it, makes the engine throw ``BuildInProgress``
-    /// instead of blocking; a ``ResolutionError`` continues the async path.
-    func segment<T>(
-        _ context: AsyncContext,
-        awaiting awaited: ObjectIdentifier?,
-        _ body: (ResolutionState) throws -> T
-    ) throws -> T {
-        do {
-            return try runSegment(context) { state in try state.suspendingForBuild(of: awaited) { try body(state) } }
-        } catch let error as ResolutionError {
-            throw continuing(error, context: context)
-        }
-    }
-
-    /// Runs `attempt` again each time it found the shared instance it asked for being built by another thread,
-    /// after suspending until that build ends (never blocking the task's thread). Inlined: a call of its own
-    /// would cost an async frame on every resolve that reaches the synchronous engine.
-    @inline(__always)
-    nonisolated(nonsending) func suspendingWhileBuilt<T>(
-        _ attempt: nonisolated(nonsending) () async throws -> T
-    ) async throws -> T {
-        while true {
-            do {
-                return try await attempt()
-            } catch let busy as BuildInProgress {
-                try await BuildCoordinator.suspendWhileBuilt(busy.holder)
-            }
-        }
-    }
-
-    /// Runs `body` in the synchronous engine, inside `context`'s graph and with its shared builder noted (for
-    /// invalidation and captive scoped services); keeps what the graph made meanwhile until the graph ends.
-    /// In a verification's build, what `body` resolves is recorded as resolved by the innermost step's factory
-    /// (or, unless `inFactory`, its `initCompleted` callbacks).
-    func runSegment<T>(
-        _ context: AsyncContext,
-        inFactory: Bool = true,
-        _ body: (ResolutionState) throws -> T
-    ) throws -> T {
-        try runSegment(context, origin: context.stepRegistration, inFactory: inFactory, body)
-    }
-
-    /// ``runSegment(_:inFactory:_:)`` recording what `body` resolves as resolved by `origin` (nil: by nobody, a
-    /// top-level request).
-    func runSegment<T>(
-        _ context: AsyncContext,
-        origin: _ServiceEntryBase?,
-        inFactory: Bool,
-        _ body: (ResolutionState) throws -> T
-    ) throws -> T {
-        context.graph.publish()
-        guard let findings = context.graph.findings else { return try segment(context, body) }
-        let origin = origin.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
-        return try GraphRecorder(findings: findings, origin: origin).record { try segment(context, body) }
-    }
-
-    private func segment<T>(_ context: AsyncContext, _ body: (ResolutionState) throws -> T) throws -> T {
-        try resolving(graph: context.graph.id) { state in
-            let builder = context.sharedBuilder
-            if let builder { state.fields.pointee.sharedBuilds.append(.passUnretained(builder)) }
-            let result = try body(state)
-            if builder != nil { state.fields.pointee.sharedBuilds.removeLast() }
-            let made = instancesMade(inGraph: context.graph.id, state: state)
-            if !made.isEmpty {
-                // The graph read before the lock: reading it may take the resolution's own lock.
-                let graph = context.graph
-                AsyncBuilds.lock.withLock { graph.kept += made }
-            }
-            return result
-        }
-    }
-
-    /// A synchronous resolve's error as seen from the async path `context`: the path grows its prefix, and
-    /// an async factory that the synchronous part needed while it was already being made is the cycle it is.
-    func continuing(_ error: ResolutionError, context: AsyncContext) -> ResolutionError {
-        var error = error
-        error.path = context.path + error.path
-        if error.reason == .requiresAsync, let key = error.key, let entry = entry(for: key),
-            context.contains(entry)
-        {
-            return ResolutionError(reason: .circularDependency, key: key, path: error.path)
-        }
-        return error
     }
 
     /// What every async request for `entry` checks before its factory runs: a verification notes the request, a

@@ -66,7 +66,7 @@ extension Container {
                         try $0.makeOnThisThread(found, key: key, entered: entered, as: Service.self)
                     }
                 } catch let busy as BuildInProgress {
-                    try await BuildCoordinator.suspendWhileBuilt(busy.holder)
+                    try await BuildCoordinator.suspendWhileBuilt(busy.target)
                 }
             }
             return try await makeOnThisThread(Service.self, key: key, in: container)
@@ -238,7 +238,7 @@ extension Container {
             do {
                 return try container._withUnsafeGuaranteedRef { try $0.makeOnThisThread(Service.self, key: key) }
             } catch let busy as BuildInProgress {
-                try await BuildCoordinator.suspendWhileBuilt(busy.holder)
+                try await BuildCoordinator.suspendWhileBuilt(busy.target)
             }
         }
     }
@@ -294,7 +294,9 @@ extension Container {
             found.policy == .shared || found.policy == .perScope ? ObjectIdentifier(found.entry.object) : nil
         return try await suspendingWhileBuilt {
             // Inside the engine already: `segment` entered it.
-            try segment(context, awaiting: awaited) { state in try make(found, key: key, state: state) as Service }
+            try segment(context, awaiting: awaited, suspends: true) { state in
+                try make(found, key: key, state: state) as Service
+            }
         }
     }
 

@@ -48,37 +48,52 @@ enum BuildCoordinator {
     /// Waits while another thread builds `target`; throws when waiting would close a cycle of waiting threads
     /// that no instance on it can break. Returns as soon as `target` has no builder (or its builder is `state`).
     static func waitWhileBuilt(_ target: any BuildWaitTarget, key: ServiceKey, state: ResolutionState) throws {
+        _ = try waitForBuilder(of: target, key: key, state: state) { nil }
+    }
+}
+
+/// Thrown by the synchronous engine, instead of blocking, when another thread is building the instance that
+/// async code asked for directly (a shared instance, or a graph-scoped one of the task's async graph): the async
+/// caller suspends until that build ends, then asks again (a task never blocks a cooperative thread waiting for
+/// another thread's factory).
+struct BuildInProgress: Error {
+    let target: any BuildWaitTarget & Sendable
+}
+
+extension BuildCoordinator {
+    /// Suspends the calling task until nobody builds `target`; throws `CancellationError` when the task is
+    /// cancelled first. A waiting task holds nothing another build needs, so it closes no cycle of waits.
+    static func suspendWhileBuilt(_ target: any BuildWaitTarget) async throws {
+        while target.waitBuilder != nil {
+            guard await condition.suspend(while: { target.waitBuilder != nil }) else { throw CancellationError() }
+        }
+    }
+
+    /// Waits until nobody else builds `target`; returns `offered()`, an instance the builder has made already, instead
+    /// when waiting would close a cycle of waiting threads, and throws when no thread on that cycle has an instance to
+    /// offer. Nil once the build ended: the caller looks again.
+    static func waitForBuilder(
+        of target: any BuildWaitTarget,
+        key: ServiceKey,
+        state: ResolutionState,
+        offered: () -> Any?
+    ) throws -> Any? {
         let path = state.path + [key.pathComponent]
-        try condition.withWaitingLock {
+        return try condition.withWaitingLock {
             defer { state.waitingFor = nil }
             while true {
-                guard let owner = target.waitBuilder, owner !== state else { return }
-                if let cycle = waitCycle(from: state, owner: owner), !cycle.contains(where: \.offersInstance) {
-                    throw cycleError(key: key, path: path, cycle: cycle)
+                guard let owner = target.waitBuilder, owner !== state else { return nil }
+                if let cycle = waitCycle(from: state, owner: owner) {
+                    if let instance = offered() { return instance }
+                    if !cycle.contains(where: \.offersInstance) {
+                        throw cycleError(key: key, path: path, cycle: cycle)
+                    }
                 }
                 state.waitingFor = target
                 state.waitingPath = path
                 condition.broadcastLocked()
                 condition.wait()
             }
-        }
-    }
-
-}
-
-/// Thrown by the synchronous engine, instead of blocking, when another thread is building the shared
-/// instance that async code asked for directly: the async caller suspends until that build ends, then asks
-/// again (a task never blocks a cooperative thread waiting for another thread's factory).
-struct BuildInProgress: Error {
-    let holder: any InstanceHolder
-}
-
-extension BuildCoordinator {
-    /// Suspends the calling task until nobody builds `holder`'s instance; throws `CancellationError` when the task
-    /// is cancelled first. A waiting task holds nothing another build needs, so it closes no cycle of waits.
-    static func suspendWhileBuilt(_ holder: any InstanceHolder) async throws {
-        while holder.builder != nil {
-            guard await condition.suspend(while: { holder.builder != nil }) else { throw CancellationError() }
         }
     }
 }
@@ -122,39 +137,15 @@ extension Container {
                 // Asked for directly by async code: it suspends (see ``BuildCoordinator/suspendWhileBuilt(_:)``)
                 // rather than blocking its thread here. Nothing has been made in this resolve yet.
                 if state.suspendsForBuildOf == ObjectIdentifier(holder.registration), state.frames.isEmpty {
-                    throw BuildInProgress(holder: holder)
+                    throw BuildInProgress(target: holder)
                 }
-                if let adopted = try waitForBuilder(of: holder, key: key, state: state) {
+                let offered = { holder.builder.flatMap { holder.instanceOfBuilder(inGraph: $0.graph) } }
+                if let adopted = try BuildCoordinator.waitForBuilder(
+                    of: holder, key: key, state: state, offered: offered)
+                {
                     state.adopted.append(holder)
                     return (adopted, false)
                 }
-            }
-        }
-    }
-
-    /// Waits until nobody else builds `holder`'s instance; returns another thread's instance instead when waiting
-    /// would deadlock.
-    private func waitForBuilder(
-        of entry: any InstanceHolder,
-        key: ServiceKey,
-        state: ResolutionState
-    ) throws -> Any? {
-        let condition = BuildCoordinator.condition
-        let path = state.path + [key.pathComponent]
-        return try condition.withWaitingLock {
-            defer { state.waitingFor = nil }
-            while true {
-                guard let owner = entry.builder, owner.state !== state else { return nil }
-                if let cycle = BuildCoordinator.waitCycle(from: state, owner: owner.state) {
-                    if let instance = entry.instanceOfBuilder(inGraph: owner.graph) { return instance }
-                    if !cycle.contains(where: \.offersInstance) {
-                        throw BuildCoordinator.cycleError(key: key, path: path, cycle: cycle)
-                    }
-                }
-                state.waitingFor = entry
-                state.waitingPath = path
-                condition.broadcastLocked()
-                condition.wait()
             }
         }
     }

@@ -109,6 +109,12 @@ struct PendingCompletion {
     /// The shared registration async code asked this thread to make: when another thread is building it,
     /// the engine throws ``BuildInProgress`` for the task to suspend rather than blocking the thread.
     var suspendsForBuildOf: ObjectIdentifier?
+    /// The async graph whose synchronous part this thread runs (see `Container+Segments.swift`): its
+    /// graph-scoped instances are claimed in the graph, which other threads may be building in at the same time.
+    var segmentGraph: Unmanaged<AsyncGraph>?
+    /// Whether async code that can suspend asked this thread for the instance now being resolved: while another
+    /// thread builds it in the same async graph, the engine throws ``BuildInProgress`` rather than blocking.
+    var suspendsForGraphBuilds = false
 
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard

@@ -1,0 +1,78 @@
+import Foundation
+import Weft
+
+/// Graph-scoped instances of synchronous factories in async graphs whose child tasks reach them at the same time,
+/// directly and through other synchronous factories: one instance per graph, none shared between graphs, and a
+/// failed build leaves the graph able to make it again.
+enum GraphBuildScenarios {
+    final class Shared: Sendable {
+        let serial: Int
+        init(serial: Int) { self.serial = serial }
+    }
+
+    final class User: Sendable {
+        let shared: Shared
+        init(shared: Shared) { self.shared = shared }
+    }
+
+    static let all: [Scenario] = [syncGraphOnce]
+
+    static let syncGraphOnce = Scenario(
+        name: "async-graph-sync-once",
+        summary: "child tasks of async resolves reach a graph-scoped service with a slow synchronous factory, directly "
+            + "and through synchronous factories, some builds failing: one instance per graph, never another graph's"
+    ) { context in
+        while context.hasTime {
+            let container = Container()
+            let made = Tally()
+            let delay = UInt32(context.random.below(400))
+            let failEvery = 2 + context.random.below(4)
+            container.register(Shared.self) { _ in
+                let serial = made.add("made")
+                if delay > 0 { usleep(delay) }
+                if serial.isMultiple(of: failEvery) { throw CancellationError() }
+                return Shared(serial: serial)
+            }
+            container.register(User.self) { r in User(shared: try r.require(Shared.self)) }
+            container.register([Shared].self) { r in
+                await withTaskGroup(of: Shared?.self) { group in
+                    for child in 0..<6 {
+                        group.addTask {
+                            if child.isMultiple(of: 2) { return try? await r.require(Shared.self) }
+                            return try? await r.require(User.self).shared
+                        }
+                    }
+                    return await group.reduce(into: []) { if let shared = $1 { $0.append(shared) } }
+                }
+            }
+            let graphs = 1 + context.random.below(3)
+            let result = Tally()
+            let seen = SeenSerials()
+            let group = DispatchGroup()
+            for _ in 0..<graphs {
+                group.enter()
+                Task.detached {
+                    defer { group.leave() }
+                    guard let shared = try? await container.async.require([Shared].self) else {
+                        return result.note("an async resolve failed")
+                    }
+                    let serials = Set(shared.map(\.serial))
+                    if serials.count > 1 { result.note("one graph got instances \(serials.sorted())") }
+                    if let serial = serials.first, !seen.insert(serial) {
+                        result.note("two graphs got instance #\(serial)")
+                    }
+                }
+            }
+            context.check(group.wait(timeout: .now() + 60) == .success, "async resolves did not finish")
+            for note in result.noted { context.violation(note) }
+            context.iterations += 1
+        }
+    }
+
+    /// The serials of the instances graphs got, across tasks.
+    final class SeenSerials: @unchecked Sendable {
+        private let lock = NSLock()
+        private var serials: Set<Int> = []
+        func insert(_ serial: Int) -> Bool { lock.withLock { serials.insert(serial).inserted } }
+    }
+}
