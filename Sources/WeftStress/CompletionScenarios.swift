@@ -1,9 +1,9 @@
 import Foundation
 import Weft
 
-/// `initCompleted` callbacks of async factories' instances that wait for the top-level factory: each runs once,
-/// before the instance reaches anyone who could see it, also for an instance a task of the resolution finishes
-/// just before, while or after the top-level request runs the graph's queue.
+/// `initCompleted` callbacks of async factories' instances that wait for the top-level factory (or for the shared
+/// instance's factory that made them): each runs once, before the instance reaches anyone who could see it, also for
+/// an instance a task of the resolution finishes just before, while or after the queue runs.
 enum CompletionScenarios {
     /// An instance whose callback sets `hub`; whoever gets it must find it set.
     final class Leaf: @unchecked Sendable {
@@ -36,7 +36,8 @@ enum CompletionScenarios {
         while context.hasTime {
             let container = Container()
             let tally = Tally()
-            let graphScoped = context.random.below(2) == 0
+            // A singleton's tree runs its leaves' callbacks when its own factory returns, before anyone gets it.
+            let treeScope = [ObjectScope.graph, .transient, .container][context.random.below(3)]
             let pause = UInt32(context.random.below(300))
             let stray = Collected()
             container.register(Hub.self) { (_: AsyncResolver) async in Hub() }
@@ -62,7 +63,7 @@ enum CompletionScenarios {
                 if pause < 150 { usleep(pause) }
                 return Tree(leaves: leaves, hub: try await r.require(Hub.self))
             }
-            .inObjectScope(graphScoped ? .graph : .transient)
+            .inObjectScope(treeScope)
             let done = DispatchSemaphore(value: 0)
             let result = Tally()
             Task.detached {

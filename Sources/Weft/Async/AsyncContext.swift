@@ -263,6 +263,18 @@ struct AsyncStep {
         return builder
     }
 
+    /// The build of the innermost registration on the path whose instance outlives the graph (see ``sharedBuilder``).
+    var sharedBuild: AsyncBuild? {
+        guard hasSharedStep else { return nil }
+        var build: AsyncBuild?
+        forEachStepInward {
+            guard $0.stepShared else { return true }
+            if $0.stepHasBuild { build = $0.innermostBuild }
+            return false
+        }
+        return build
+    }
+
     /// Whether `entry`'s factory may be running on this path: false when no registration on it shares its bit.
     func mayContain(_ entry: _ServiceEntryBase) -> Bool {
         pathBits & Self.pathBit(of: entry) != 0

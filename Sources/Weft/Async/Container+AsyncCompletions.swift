@@ -17,34 +17,81 @@ struct AsyncPendingCompletion: @unchecked Sendable {
     let resolver: Container
 }
 
-/// When the `initCompleted` callbacks of an async factory's instance run: as the synchronous engine runs them, once
+/// When the `initCompleted` callbacks of an async resolve's instances run: as the synchronous engine runs them, once
 /// no factory of the object graph is running any more, so that a callback closing a cycle (a child resolving the
 /// parent that needed it) finds the parent, made meanwhile, instead of asking for a new one.
 ///
-/// An instance made inside a factory queues its callbacks on the graph (``AsyncGraph/pending``); the top-level
-/// request runs them, in the order their instances were made, once its factory has returned and before the
-/// instance reaches the caller. A callback that throws fails the request. The callbacks of a shared instance
-/// (`.container`, `.scoped`, a custom scope), and of any instance made while one is being made, still run right
-/// after its factory: other tasks wait for a shared instance until its callbacks have run, and tasks of the same
-/// graph may be among them, which the top-level factory may be waiting for in turn.
+/// An instance made inside a factory, by an async factory or by a synchronous one the async resolve runs, queues its
+/// callbacks on the graph (``AsyncGraph/pending``); the top-level request runs them, in the order their instances
+/// were made, once its factory has returned and before the instance reaches the caller. A callback that throws fails
+/// the request. A shared instance (`.container`, `.scoped`, a custom scope) is the exception: other tasks wait for
+/// it until its callbacks have run, and tasks of the same graph may be among them, which the top-level factory may
+/// be waiting for in turn. So the instances made inside a shared instance's factory queue their callbacks on that
+/// instance's build instead (``AsyncBuild/pending``), which runs them once its factory has returned, before its own
+/// callbacks and before any other task gets the instance; its own callbacks run right after.
 extension Container {
-    /// Whether the callbacks of the instance made for `step` (a request within `context`) wait for the top-level
-    /// factory: they do unless the request is the top-level one or something on its path outlives the graph.
+    /// Whether the callbacks of the instance made for `step` (a request within `context`) wait for a factory to
+    /// return: they do unless the request is the top-level one or the instance is shared.
     func defersCompletion(of step: AsyncStep, in context: AsyncContext) -> Bool {
-        !step.shared && !context.hasNoStep && context.sharedBuilder == nil
+        !step.shared && !context.hasNoStep
     }
 
-    /// Queues `completion` on `context`'s graph; false when its callbacks are to run now instead, because the
-    /// top-level request has already run the callbacks it waited for (or has ended): a task that outlived its
-    /// factory made the instance.
-    func deferCompletion(_ completion: AsyncPendingCompletion, in context: AsyncContext) -> Bool {
-        context.withGraph { graph in
-            graph.lock.withLock {
-                guard !graph.completesAtOnce, !graph.ended else { return false }
-                graph.pending.append(completion)
+    /// Queues `completions` where the callbacks of instances made at `context` wait: on the innermost shared
+    /// instance's build on its path, or on its graph. False when they are to run now instead, because that build
+    /// or the top-level request has already run the callbacks it waited for (or has ended): a task that outlived
+    /// its factory made the instances.
+    func deferCompletions(_ completions: [AsyncPendingCompletion], in context: AsyncContext) -> Bool {
+        if let build = context.sharedBuild {
+            return AsyncBuilds.lock.withLock {
+                guard !build.completesAtOnce else { return false }
+                build.pending += completions
                 return true
             }
         }
+        return context.withGraph { graph in
+            graph.lock.withLock {
+                guard !graph.completesAtOnce, !graph.ended else { return false }
+                graph.pending += completions
+                return true
+            }
+        }
+    }
+
+    /// Takes the callbacks queued on `build`, a shared instance's build whose factory has returned; when none is
+    /// left, the callbacks of instances its factory's tasks make from then on run at once.
+    static func takeQueued(on build: AsyncBuild) -> [AsyncPendingCompletion] {
+        AsyncBuilds.lock.withLock {
+            guard !build.pending.isEmpty else {
+                build.completesAtOnce = true
+                return []
+            }
+            var taken: [AsyncPendingCompletion] = []
+            swap(&taken, &build.pending)
+            return taken
+        }
+    }
+
+    /// Runs `first`, the callbacks taken from `build` (see ``takeQueued(on:)``), and those queued meanwhile, until
+    /// none is left, in segments of `context`, the context of the shared instance's factory: what they resolve is a
+    /// dependency of that instance.
+    func runQueued(_ first: [AsyncPendingCompletion], on build: AsyncBuild, context: AsyncContext) throws {
+        var taken = first
+        while !taken.isEmpty {
+            for completion in taken { try runCompletion(completion, root: context) }
+            taken = Self.takeQueued(on: build)
+        }
+    }
+
+    /// Closes the queue of `build`, a shared instance's build that failed: the callbacks left in it never run, and
+    /// those of instances its factory's tasks make from then on run at once. They are released after the lock.
+    static func dropQueued(on build: AsyncBuild) {
+        let dropped = AsyncBuilds.lock.withLock {
+            build.completesAtOnce = true
+            var taken: [AsyncPendingCompletion] = []
+            swap(&taken, &build.pending)
+            return taken
+        }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Runs the callbacks waiting in the graph of `root`, the top-level context of a resolve whose factory has
@@ -53,7 +100,7 @@ extension Container {
     ///
     /// The resolution is marked ended first, then its graph read: a task its factories started that makes the graph
     /// later (and would queue callbacks no one runs) finds the resolution ended, and ends that graph at once, whose
-    /// callbacks then run at once too (see ``deferCompletion(_:in:)``).
+    /// callbacks then run at once too (see ``deferCompletions(_:in:)``).
     @inline(__always)
     func completeDeferred(root: AsyncContext) throws {
         guard let graph = root.endedResolutionsGraph() else { return }
@@ -92,7 +139,7 @@ extension Container {
 
     /// Runs the callbacks of `completion` in a synchronous segment of `root`'s graph; when one throws, the
     /// instance leaves its registration's storage and the request fails.
-    private func runCompletion(_ completion: AsyncPendingCompletion, root: AsyncContext) throws {
+    func runCompletion(_ completion: AsyncPendingCompletion, root: AsyncContext) throws {
         let (entry, resolver) = (completion.entry, completion.resolver)
         do {
             try resolver.runSegment(root, origin: entry, inFactory: false) { _ in

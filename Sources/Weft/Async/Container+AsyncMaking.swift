@@ -195,6 +195,9 @@ extension Container {
         let noted = !(target is ScopeSlot)
         var inner = context.appending(step)
         defer { AsyncContext.recycle(&inner) }
+        // A shared instance's queue of callbacks is closed however the build ends (run when it succeeds, dropped
+        // when it fails), so that a task its factory started that outlives it runs its instances' callbacks at once.
+        defer { if step.shared, let build = step.build { Self.dropQueued(on: build) } }
         let made: Made
         do {
             defer { inner.factoryDidReturn() }
@@ -208,7 +211,9 @@ extension Container {
         } catch {
             throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
         }
-        guard recipe.hasCallbacks else {
+        // The callbacks of what a shared instance's factory made wait for it on its build: they run before its own.
+        let queued = step.shared ? step.build.map(Self.takeQueued(on:)) ?? [] : []
+        guard recipe.hasCallbacks || !queued.isEmpty else {
             if let store {
                 guard target.storeMade(made.value, inGraph: store) else {
                     try await scopeEndedWhileMaking(made, key: key, context: context)
@@ -232,11 +237,14 @@ extension Container {
         } else if defersCompletion(of: step, in: context) {
             let completion = AsyncPendingCompletion(
                 entry: entry, key: key, path: inner.path, instance: made.value, storedIn: graph, resolver: self)
-            if deferCompletion(completion, in: context) { return made }
+            if deferCompletions([completion], in: context) { return made }
         }
         do {
-            try runSegment(inner, inFactory: false) { _ in
-                try entry.runInitCompleted(resolver: self, instance: made.value)
+            if let build = step.build, !queued.isEmpty { try runQueued(queued, on: build, context: inner) }
+            if recipe.hasCallbacks {
+                try runSegment(inner, inFactory: false) { _ in
+                    try entry.runInitCompleted(resolver: self, instance: made.value)
+                }
             }
         } catch {
             if let graph { target.store(nil, inGraph: graph) }

@@ -282,21 +282,15 @@ extension Container {
     }
 
     /// Makes the registration `found`, whose factory is synchronous, with the synchronous engine on this thread in
-    /// `context`'s graph, as `Service`. While another thread builds it (a shared instance), the task suspends
-    /// instead of blocking.
+    /// `context`'s graph, as `Service`. While another thread builds it (a shared instance, or the graph's), the task
+    /// suspends instead of blocking. Inside the engine already: `segment` entered it.
     nonisolated(nonsending) private func makeSynchronously<Service>(
-        _ found: Lookup,
-        as _: Service.Type,
-        key: ServiceKey,
-        context: AsyncContext
+        _ found: Lookup, as _: Service.Type, key: ServiceKey, context: AsyncContext
     ) async throws -> Service {
         let awaited =
             found.policy == .shared || found.policy == .perScope ? ObjectIdentifier(found.entry.object) : nil
         return try await suspendingWhileBuilt {
-            // Inside the engine already: `segment` entered it.
-            try segment(context, awaiting: awaited, suspends: true) { state in
-                try make(found, key: key, state: state) as Service
-            }
+            try segment(context, awaiting: awaited, suspends: true) { try make(found, key: key, state: $0) as Service }
         }
     }
 

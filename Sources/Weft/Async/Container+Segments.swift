@@ -71,16 +71,21 @@ extension Container {
         _ body: (ResolutionState) throws -> T
     ) throws -> T {
         context.graph.publish()
-        guard let findings = context.graph.findings else { return try segment(context, body) }
+        // Run for a factory of the resolution (not the top-level request's): the callbacks of what it makes wait.
+        let defers = inFactory && !context.hasNoStep
+        guard let findings = context.graph.findings else { return try segment(context, defers: defers, body) }
         let origin = origin.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
-        return try GraphRecorder(findings: findings, origin: origin).record { try segment(context, body) }
+        return try GraphRecorder(findings: findings, origin: origin).record {
+            try segment(context, defers: defers, body)
+        }
     }
 
-    private func segment<T>(_ context: AsyncContext, _ body: (ResolutionState) throws -> T) throws -> T {
+    private func segment<T>(_ context: AsyncContext, defers: Bool, _ body: (ResolutionState) throws -> T) throws -> T {
         try resolving(graph: context.graph.id) { state in
-            let outer = state.segmentGraph
+            let (outerGraph, outerDeferral) = (state.segmentGraph, state.segmentDeferral)
             state.segmentGraph = .passUnretained(context.graph)
-            defer { state.segmentGraph = outer }
+            state.segmentDeferral = defers ? .passUnretained(context) : nil
+            defer { (state.segmentGraph, state.segmentDeferral) = (outerGraph, outerDeferral) }
             let builder = context.sharedBuilder
             if let builder { state.fields.pointee.sharedBuilds.append(.passUnretained(builder)) }
             let result = try body(state)
@@ -110,6 +115,42 @@ extension Container {
 }
 
 extension Container {
+    /// Hands the `initCompleted` callbacks queued from `first` on in this thread's resolve, once its factories have
+    /// all returned in a segment run for a factory of the async resolution of `context`, on to that resolution's
+    /// queue (see `Container+AsyncCompletions.swift`), as an async factory's instance queues its own: they run once
+    /// the async factory that waits for them has returned, so that a callback can close a cycle through it. False
+    /// when they are to run now: that queue is closed, or a shared instance among them holds its claim until its
+    /// callbacks have run (threads wait for it; its callbacks, and those queued with it, run as the synchronous
+    /// engine runs them).
+    @inline(never)
+    func deferSegmentCompletions(_ state: ResolutionState, from first: Int, to context: Unmanaged<AsyncContext>)
+        -> Bool
+    {
+        let queued = state.pending[first...]
+        guard !queued.contains(where: { $0.claim != nil }) else { return false }
+        let graph = state.fields.pointee.graph
+        let deferred = context._withUnsafeGuaranteedRef { context in
+            let prefix = context.path
+            let completions = queued.map { pending in
+                AsyncPendingCompletion(
+                    entry: pending.entry,
+                    key: pending.key,
+                    // A callback's error names the path its instance was made along, from the async request on.
+                    path: prefix
+                        + (pending.origin.isEmpty
+                            ? [pending.key.pathComponent] : ResolutionState.path(of: pending.origin)),
+                    instance: pending.instance,
+                    // A graph-scoped instance is in its registration's storage, which a failed callback clears.
+                    storedIn: pending.entry.lookupConfiguration.policy == .perGraph ? graph : nil,
+                    resolver: pending.resolver
+                )
+            }
+            return deferCompletions(completions, in: context)
+        }
+        if deferred { state.pending.removeSubrange(first...) }
+        return deferred
+    }
+
     /// What a synchronous part of an async graph found when it asked for the graph's instance of a registration.
     enum SegmentClaim {
         /// The graph's instance, which another thread made.

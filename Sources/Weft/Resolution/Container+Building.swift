@@ -347,6 +347,11 @@ extension Container {
             releaseClaim(on: claim, state: state)
         }
         if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
+            if let deferral = state.segmentDeferral,
+                deferSegmentCompletions(state, from: firstPending, to: deferral)
+            {
+                return
+            }
             try runPendingCompletions(state, from: firstPending)
         }
     }

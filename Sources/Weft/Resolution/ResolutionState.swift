@@ -115,6 +115,10 @@ struct PendingCompletion {
     /// Whether async code that can suspend asked this thread for the instance now being resolved: while another
     /// thread builds it in the same async graph, the engine throws ``BuildInProgress`` rather than blocking.
     var suspendsForGraphBuilds = false
+    /// The async resolution whose factory this thread runs synchronous code for (see `Container+Segments.swift`):
+    /// the `initCompleted` callbacks of what it makes wait for that resolution's factory, not for this thread's
+    /// resolve. Nil outside such code, and in code run for the top-level request or for callbacks.
+    var segmentDeferral: Unmanaged<AsyncContext>?
 
     /// The bounds of the stack of the thread this state belongs to.
     let stack: StackGuard
@@ -240,7 +244,7 @@ struct PendingCompletion {
         return result
     }
 
-    private static func path(of frames: [RecordedFrame]) -> [String] {
+    static func path(of frames: [RecordedFrame]) -> [String] {
         var result: [String] = []
         for frame in frames {
             if let origin = frame.origin {
