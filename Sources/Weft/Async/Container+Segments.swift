@@ -163,18 +163,24 @@ extension Container {
     }
 
     /// The graph's instance of the graph-scoped registration `found`, stored or made now, while the thread runs a
-    /// synchronous part of the async graph `segment` (whose identifier is `graph`), after the registration's
-    /// storage held no instance for it.
+    /// synchronous part of an async graph (``ResolutionState/segmentGraph``), after the registration's storage held
+    /// no instance for `graph`. Everything it needs beside the request is read here rather than by its caller,
+    /// which every shared instance's build goes through: each value held there makes every recursive build's
+    /// frame larger.
     @inline(never)
     func makeOnceInSegment<Value>(
         _ found: Lookup,
         key: ServiceKey,
         state: ResolutionState,
         graph: GraphIdentifier,
-        segment: Unmanaged<AsyncGraph>,
         produce: () throws -> Value
     ) throws -> Value {
-        let claim = try claimInSegment(found.entry.object, key: key, state: state, graph: graph, segment: segment)
+        // The async graph's own, not one a `Lazy` restored inside it.
+        let segment = state.segmentGraph.unsafelyUnwrapped
+        let claim =
+            segment._withUnsafeGuaranteedRef({ $0.id }) == graph
+            ? try claimInSegment(found.entry.object, key: key, state: state, graph: graph, segment: segment)
+            : .unclaimed
         if case .instance(let existing) = claim { return try convert(existing, key: key, state: state) }
         defer {
             if case .build(let build) = claim {

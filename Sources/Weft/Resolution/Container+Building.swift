@@ -169,11 +169,8 @@ extension Container {
         )
         if let existing = acquired.instance { return try convert(existing, key: key, state: state) }
         // A synchronous part of an async graph, which other threads may be building in too.
-        if !acquired.claimed, slot == nil, found.policy == .perGraph, let segment = state.segmentGraph,
-            segment._withUnsafeGuaranteedRef({ $0.id }) == graph
-        {
-            return try makeOnceInSegment(
-                found, key: key, state: state, graph: graph, segment: segment, produce: produce)
+        if state.segmentGraph != nil, found.policy == .perGraph, !acquired.claimed, slot == nil {
+            return try makeOnceInSegment(found, key: key, state: state, graph: graph, produce: produce)
         }
         return try build(found, key: key, state: state, claimed: acquired.claimed, slot: slot, produce: produce)
     }
