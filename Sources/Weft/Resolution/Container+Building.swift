@@ -329,6 +329,7 @@ extension Container {
             }
         }
         if found.hasCallbacks {
+            fields.pointee.completing += 1
             fields.pointee.pending.append(
                 PendingCompletion(
                     entry: entry.object,
@@ -341,7 +342,7 @@ extension Container {
                 )
             )
         } else if let claim {
-            releaseClaim(on: claim, state: state)
+            releaseCompletedClaim(on: claim, state: state)
         }
         if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
             if let deferral = state.segmentDeferral,
