@@ -26,10 +26,11 @@ import Weft
         let returned = DispatchSemaphore(value: 0)
 
         /// Called by the building thread inside the child's callback: lets the other thread resolve, and gives it
-        /// time to return (which it must not do before the callback ends).
-        func madeAndWait() {
+        /// time to return (which it must not do before the callback ends). Returns whether it did.
+        @discardableResult
+        func madeAndWait() -> Bool {
             made.signal()
-            _ = returned.wait(timeout: .now() + 0.3)
+            return returned.wait(timeout: .now() + 0.3) == .success
         }
     }
 
@@ -80,6 +81,27 @@ import Weft
         #expect(builder.wait(seconds: 10))
         #expect(complete)
         engine.child.parent = nil
+    }
+
+    @Test func aSingletonMadeInATransientInstancesCallbackIsHandedToOtherThreadsAtOnce() throws {
+        // No other resolve can reach a transient instance: what its callback makes need not wait for it.
+        let container = Container()
+        let handshake = Handshake()
+        let returnedInCallback = Collected<Bool>()
+        container.register(Parent.self) { _ in Parent() }.inObjectScope(.container)
+        container.register(Child.self) { _ in Child() }
+            .initCompleted { resolver, child in
+                child.parent = try resolver.require(Parent.self)
+                returnedInCallback.append(handshake.madeAndWait())
+            }
+            .inObjectScope(.transient)
+
+        let builder = runOnThread { _ = container.resolve(Child.self) }
+        #expect(handshake.made.wait(timeout: .now() + 10) == .success)
+        _ = try container.require(Parent.self)
+        handshake.returned.signal()
+        #expect(builder.wait(seconds: 10))
+        #expect(returnedInCallback.values == [true])
     }
 
     @Test func parentsAndChildrenResolvedOnTwoThreadsAtOnceAreComplete() {

@@ -77,10 +77,10 @@ extension Container {
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
             } catch let error as ResolutionError {
-                state.fields.pointee.completing -= 1
+                if next.reachable { state.fields.pointee.completing -= 1 }
                 throw error
             } catch {
-                state.fields.pointee.completing -= 1
+                if next.reachable { state.fields.pointee.completing -= 1 }
                 throw ResolutionError(
                     reason: .initCompletedFailed,
                     key: next.key,
@@ -89,7 +89,7 @@ extension Container {
                 )
             }
             // Its own count first: its claim is kept only for the other instances still being completed.
-            state.fields.pointee.completing -= 1
+            if next.reachable { state.fields.pointee.completing -= 1 }
             if let claim = next.claim { releaseCompletedClaim(on: claim, state: state) }
             if state.fields.pointee.completing == 0, !state.fields.pointee.deferredClaims.isEmpty {
                 releaseDeferredClaims(of: state)

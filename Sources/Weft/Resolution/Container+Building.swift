@@ -329,7 +329,9 @@ extension Container {
             }
         }
         if found.hasCallbacks {
-            fields.pointee.completing += 1
+            // A transient instance is reached by no other resolve: nothing made meanwhile can hold it.
+            let reachable = policy != .transient
+            if reachable { fields.pointee.completing += 1 }
             fields.pointee.pending.append(
                 PendingCompletion(
                     entry: entry.object,
@@ -338,7 +340,8 @@ extension Container {
                     origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : [],
                     instance: erase(instance),
                     resolver: self,
-                    claim: claim
+                    claim: claim,
+                    reachable: reachable
                 )
             )
         } else if let claim {

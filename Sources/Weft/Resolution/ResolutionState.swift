@@ -18,6 +18,9 @@ struct PendingCompletion {
     let resolver: Container
     /// Where the instance is kept when it is shared and claimed: the claim is released once the callbacks ran.
     let claim: (any InstanceHolder)?
+    /// Whether another resolve can reach the instance (it is not transient): counted in
+    /// ``ResolutionState/Fields/completing`` until its callbacks ran.
+    let reachable: Bool
 }
 
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
@@ -45,8 +48,9 @@ struct PendingCompletion {
         /// that deinits start while it ends.
         var made = MadeRecords()
         var claims = ClaimList() { didSet { note(Self.claiming, claims.isEmpty) } }
-        /// How many instances this resolve made have `initCompleted` callbacks queued or running: while any has,
-        /// a shared instance made meanwhile may hold it half-built (see ``Container/releaseCompletedClaim(on:state:)``).
+        /// How many instances this resolve made that another resolve can reach (not transient) have `initCompleted`
+        /// callbacks queued or running: while any has, a shared instance made meanwhile may hold it half-built (see
+        /// ``Container/releaseCompletedClaim(on:state:)``).
         var completing = 0
         /// The claims of complete shared instances kept until ``completing`` is back to zero, or the graph ends.
         var deferredClaims: [any InstanceHolder] = [] { didSet { note(Self.deferring, deferredClaims.isEmpty) } }
