@@ -134,6 +134,11 @@ extension Container {
                     asyncInFlight: true
                 )
             case .busy:
+                // A graph's instance is waited for only by resolves in that graph: one in another graph makes its
+                // own, as graphs share nothing (a `synchronize()`d container still runs one factory at a time).
+                if policy == .perGraph, !synchronized, let builder = holder.builder, builder.graph != graph {
+                    return (nil, false)
+                }
                 // Asked for directly by async code: it suspends (see ``BuildCoordinator/suspendWhileBuilt(_:)``)
                 // rather than blocking its thread here. Nothing has been made in this resolve yet.
                 if state.suspendsForBuildOf == ObjectIdentifier(holder.registration), state.frames.isEmpty {
