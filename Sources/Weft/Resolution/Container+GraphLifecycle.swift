@@ -116,7 +116,9 @@ extension Container {
             entry.graphCompleted()
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state, failed: failed) }
-        // Released before waiting for adopted instances, whose builders may wait for these.
+        // Released before waiting for adopted instances, whose builders may wait for these. Nothing of this graph
+        // is being completed any more.
+        fields.pointee.completing = 0
         if !fields.pointee.deferredClaims.isEmpty { releaseDeferredClaims(of: state) }
         if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
         // Kept alive until the instances are released, out of the state so that a resolve a deinit starts
