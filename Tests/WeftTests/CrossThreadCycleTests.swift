@@ -147,6 +147,50 @@ import Weft
         #expect(messages.filter { alone.contains($0) }.count == 1, "\(messages)")
     }
 
+    final class Heddle: @unchecked Sendable {
+        var reed: Reed?
+    }
+    final class Reed: @unchecked Sendable {
+        var heddle: Heddle?
+    }
+
+    @Test(arguments: ["container", "scoped"])
+    func servicesThatCompleteEachOtherInCallbacksOnTwoThreadsAreBothMade(scope: String) throws {
+        let container = Container()
+        let objectScope: ObjectScope = scope == "scoped" ? .scoped : .container
+        let both = Rendezvous(parties: 2)
+        // Each thread makes one service and, in its callback, asks for the other: each waits for the other
+        // thread, which has its instance made already, so each takes that instance instead of failing.
+        container.register(Heddle.self) { _ in Heddle() }
+            .initCompleted { r, heddle in
+                both.arrive()
+                heddle.reed = try r.require(Reed.self)
+            }
+            .inObjectScope(objectScope)
+        container.register(Reed.self) { _ in Reed() }
+            .initCompleted { r, reed in
+                both.arrive()
+                reed.heddle = try r.require(Heddle.self)
+            }
+            .inObjectScope(objectScope)
+        let resolver = scope == "scoped" ? container.makeScope() : container
+
+        let errors = Collected<String>()
+        let heddles = Collected<Heddle>()
+        let first = runOnThread {
+            do { heddles.append(try resolver.require(Heddle.self)) } catch { errors.append("\(error)") }
+        }
+        let second = runOnThread {
+            do { _ = try resolver.require(Reed.self) } catch { errors.append("\(error)") }
+        }
+        #expect(first.wait(seconds: 20) && second.wait(seconds: 20))
+        #expect(errors.values.isEmpty, "\(errors.values)")
+        let heddle = try #require(heddles.values.first)
+        #expect(heddle.reed?.heddle === heddle)
+        #expect(try resolver.require(Reed.self) === heddle.reed)
+        heddle.reed = nil
+    }
+
     @Test(arguments: ["Lazy", "Provider"])
     func cycleClosedThroughAWrapperReadInTheFactoryDoesNotAdviseTakingTheWrapper(kind: String) throws {
         let container = Container()

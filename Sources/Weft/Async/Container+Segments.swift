@@ -147,7 +147,11 @@ extension Container {
             }
             return deferCompletions(completions, in: context)
         }
-        if deferred { state.pending.removeSubrange(first...) }
+        if deferred {
+            // No longer this thread's to complete (see `ResolutionState.Fields.completing`).
+            state.fields.pointee.completing -= queued.reduce(0) { $0 + ($1.reachable ? 1 : 0) }
+            state.pending.removeSubrange(first...)
+        }
         return deferred
     }
 

@@ -134,6 +134,11 @@ extension Container {
                     asyncInFlight: true
                 )
             case .busy:
+                // A graph's instance is waited for only by resolves in that graph: one in another graph makes its
+                // own, as graphs share nothing (a `synchronize()`d container still runs one factory at a time).
+                if policy == .perGraph, !synchronized, let builder = holder.builder, builder.graph != graph {
+                    return (nil, false)
+                }
                 // Asked for directly by async code: it suspends (see ``BuildCoordinator/suspendWhileBuilt(_:)``)
                 // rather than blocking its thread here. Nothing has been made in this resolve yet.
                 if state.suspendsForBuildOf == ObjectIdentifier(holder.registration), state.frames.isEmpty {
@@ -159,10 +164,31 @@ extension Container {
         }
     }
 
-    /// Releases the claim on `holder` now that its instance is complete.
+    /// Releases the claim on `holder` (the build failed, or its instance is complete).
     func releaseClaim(on holder: any InstanceHolder, state: ResolutionState) {
         state.claims.remove(holder)
         holder.releaseClaim(by: state)
+    }
+
+    /// Releases the claim on `holder`, whose instance is complete, unless another instance this resolve made still
+    /// waits for its `initCompleted` callbacks: `holder`'s instance may hold that one (a parent made in its child's
+    /// callback holds the child), and another thread handed it would reach an instance still being completed. The
+    /// claim is then kept, out of ``ResolutionState/Fields/claims`` (a failure elsewhere does not discard a complete
+    /// instance), until the last of those callbacks ran (see ``runPendingCompletions(_:from:)``) or the graph ends.
+    func releaseCompletedClaim(on holder: any InstanceHolder, state: ResolutionState) {
+        let fields = state.fields
+        guard fields.pointee.completing > 0 else { return releaseClaim(on: holder, state: state) }
+        fields.pointee.claims.remove(holder)
+        fields.pointee.deferredClaims.append(holder)
+    }
+
+    /// Releases the claims ``releaseCompletedClaim(on:state:)`` kept. Taken out first: a release may run a deinit
+    /// that resolves on this thread.
+    func releaseDeferredClaims(of state: ResolutionState) {
+        let fields = state.fields
+        var held: [any InstanceHolder] = []
+        swap(&held, &fields.pointee.deferredClaims)
+        for holder in held { holder.releaseClaim(by: state) }
     }
 
     /// Waits until the instances taken from other threads to break a wait cycle are complete, so that

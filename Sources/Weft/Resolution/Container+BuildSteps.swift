@@ -76,16 +76,23 @@ extension Container {
             defer { if next.claim != nil { state.fields.pointee.sharedBuilds.removeLast() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
-                if let claim = next.claim { releaseClaim(on: claim, state: state) }
             } catch let error as ResolutionError {
+                if next.reachable { state.fields.pointee.completing -= 1 }
                 throw error
             } catch {
+                if next.reachable { state.fields.pointee.completing -= 1 }
                 throw ResolutionError(
                     reason: .initCompletedFailed,
                     key: next.key,
                     path: state.path,
                     underlyingError: error
                 )
+            }
+            // Its own count first: its claim is kept only for the other instances still being completed.
+            if next.reachable { state.fields.pointee.completing -= 1 }
+            if let claim = next.claim { releaseCompletedClaim(on: claim, state: state) }
+            if state.fields.pointee.completing == 0, !state.fields.pointee.deferredClaims.isEmpty {
+                releaseDeferredClaims(of: state)
             }
         }
     }

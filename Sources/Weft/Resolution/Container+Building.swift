@@ -151,6 +151,12 @@ extension Container {
 
     /// Takes the instance stored for the graph or scope (in `slot`, for a `.scoped` registration), or claims it
     /// and builds one.
+    ///
+    /// A graph-scoped instance comes here when its graph can be named from outside (a `Lazy` or the
+    /// ``GraphIdentifier`` escaped, or `withObjectGraph`): another thread may then resolve in the same graph at the
+    /// same time (a `Lazy` read there), so the build is claimed as a shared one's is, and that thread waits for
+    /// the instance rather than making a second one. In a synchronous part of an async graph the graph's own
+    /// slots coordinate instead (see ``makeOnceInSegment(_:key:state:graph:segment:produce:)``).
     func acquireOrBuild<Value>(
         _ found: Lookup,
         key: ServiceKey,
@@ -165,7 +171,7 @@ extension Container {
             state: state,
             graph: graph,
             policy: found.policy,
-            coordinated: synchronized || found.policy == .shared || slot != nil
+            coordinated: synchronized || found.policy != .perGraph || state.segmentGraph == nil
         )
         if let existing = acquired.instance { return try convert(existing, key: key, state: state) }
         // A synchronous part of an async graph, which other threads may be building in too.
@@ -329,6 +335,9 @@ extension Container {
             }
         }
         if found.hasCallbacks {
+            // A transient instance is reached by no other resolve: nothing made meanwhile can hold it.
+            let reachable = policy != .transient
+            if reachable { fields.pointee.completing += 1 }
             fields.pointee.pending.append(
                 PendingCompletion(
                     entry: entry.object,
@@ -337,11 +346,12 @@ extension Container {
                     origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : [],
                     instance: erase(instance),
                     resolver: self,
-                    claim: claim
+                    claim: claim,
+                    reachable: reachable
                 )
             )
         } else if let claim {
-            releaseClaim(on: claim, state: state)
+            releaseCompletedClaim(on: claim, state: state)
         }
         if fields.pointee.factoriesRunning == 0, fields.pointee.pending.count > firstPending {
             if let deferral = state.segmentDeferral,

@@ -72,6 +72,8 @@ extension Container {
             fields.pointee.sharedBuilds.removeAll()
         }
         if !fields.pointee.pending.isEmpty {
+            // Callbacks that never ran (a failure left them) are no longer waited for.
+            fields.pointee.completing = 0
             // Released after the swap: a deinit may start a resolve on this thread.
             var dropped: [PendingCompletion] = []
             swap(&dropped, &fields.pointee.pending)
@@ -114,6 +116,10 @@ extension Container {
             entry.graphCompleted()
         }
         if !fields.pointee.claims.isEmpty { releaseClaims(of: state, failed: failed) }
+        // Released before waiting for adopted instances, whose builders may wait for these. Nothing of this graph
+        // is being completed any more.
+        fields.pointee.completing = 0
+        if !fields.pointee.deferredClaims.isEmpty { releaseDeferredClaims(of: state) }
         if !fields.pointee.adopted.isEmpty { waitForAdoptedInstances(of: state) }
         // Kept alive until the instances are released, out of the state so that a resolve a deinit starts
         // meanwhile keeps its own.

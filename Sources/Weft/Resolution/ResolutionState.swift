@@ -18,6 +18,9 @@ struct PendingCompletion {
     let resolver: Container
     /// Where the instance is kept when it is shared and claimed: the claim is released once the callbacks ran.
     let claim: (any InstanceHolder)?
+    /// Whether another resolve can reach the instance (it is not transient): counted in
+    /// ``ResolutionState/Fields/completing`` until its callbacks ran.
+    let reachable: Bool
 }
 
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
@@ -45,6 +48,12 @@ struct PendingCompletion {
         /// that deinits start while it ends.
         var made = MadeRecords()
         var claims = ClaimList() { didSet { note(Self.claiming, claims.isEmpty) } }
+        /// How many instances this resolve made that another resolve can reach (not transient) have `initCompleted`
+        /// callbacks queued or running: while any has, a shared instance made meanwhile may hold it half-built (see
+        /// ``Container/releaseCompletedClaim(on:state:)``).
+        var completing = 0
+        /// The claims of complete shared instances kept until ``completing`` is back to zero, or the graph ends.
+        var deferredClaims: [any InstanceHolder] = [] { didSet { note(Self.deferring, deferredClaims.isEmpty) } }
         var adopted: [any InstanceHolder] = [] { didSet { note(Self.adopting, adopted.isEmpty) } }
         /// The container the top-level resolve was asked of; ``noContainer`` when idle. Not optional, so that
         /// comparing it with a container on every nested resolve is a single compare.
@@ -81,6 +90,7 @@ struct PendingCompletion {
         private static var claiming: UInt8 { 16 }
         private static var adopting: UInt8 { 32 }
         private static var keeping: UInt8 { 64 }
+        private static var deferring: UInt8 { 128 }
 
         /// The bits of ``busy`` set while a verification records (``graphRecorder``) or a caller prepares an
         /// instance (``preparation``): a resolve then records or prepares, which the nested path does not.
@@ -90,7 +100,7 @@ struct PendingCompletion {
         @usableFromInline static var buildingShared: UInt8 { 4 }
         /// The bits of ``busy`` set while the graph holds anything its end must complete beside ``made``: queued
         /// callbacks, claims, adopted instances, kept containers, shared builds.
-        static var keepingOrQueueing: UInt8 { queueing | claiming | adopting | keeping | buildingShared }
+        static var keepingOrQueueing: UInt8 { queueing | claiming | adopting | keeping | buildingShared | deferring }
 
         /// Sets `bit` of ``busy`` unless `clear`.
         private mutating func note(_ bit: UInt8, _ clear: Bool) {

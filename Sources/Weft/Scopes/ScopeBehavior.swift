@@ -45,7 +45,8 @@ struct ScopeBehavior: Equatable {
 @usableFromInline enum SharingPolicy: Sendable {
     /// A new instance every time: nothing to look up or coordinate.
     case transient
-    /// One instance per graph (`.graph`): graphs on different threads never share, so they never wait.
+    /// One instance per graph (`.graph`): a graph is one thread's, and its instances wait for nobody, unless it can
+    /// be named from outside (a `Lazy` or its ``GraphIdentifier`` escaped), when other threads may resolve in it too.
     case perGraph
     /// Instances shared across graphs (`.container`, `.weak`, custom scopes): built once, with other
     /// threads waiting until the builder has finished the instance.

@@ -60,8 +60,21 @@ final class ScopeSlot: InstanceHolder, @unchecked Sendable {
         scope.lock.withLock { withStateLocked { $0.claimState.holder } }
     }
 
-    /// A slot's builder never offers its instance before it is complete: only a custom scope's storage does.
-    func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? { nil }
+    /// The instance the builder keeps in the slot: it is kept there once its factory returned, before its
+    /// callbacks run, so that a thread whose wait would close a cycle through those callbacks takes it (see
+    /// ``BuildCoordinator/waitForBuilder(of:key:state:offered:)``), as for a registration's own instance.
+    ///
+    /// Read under the coordinator's lock, so without ``SlotState/refresh(current:)``: a stale instance is not
+    /// offered, and is left for the next claim to release (its deinit may call back into the container).
+    func instanceOfBuilder(inGraph graph: GraphIdentifier) -> Any? {
+        let current = original.discardCount()
+        scope.lock.lock()
+        defer { scope.lock.unlock() }
+        return withStateLocked { slot in
+            guard slot.discards == current, let bits = slot.bits else { return nil }
+            return original.erasedSlotInstance(bits)
+        }
+    }
 
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? {
         let current = original.discardCount()
@@ -138,7 +151,10 @@ final class ScopeSlot: InstanceHolder, @unchecked Sendable {
     }
 
     var waitBuilder: ResolutionState? { builder?.state }
-    var offersInstance: Bool { false }
+    var offersInstance: Bool {
+        guard let builder else { return false }
+        return instanceOfBuilder(inGraph: builder.graph) != nil
+    }
 }
 
 extension SlotState {
