@@ -134,4 +134,31 @@ import Weft
         #expect(problem.kind == .captiveDependency)
         #expect(problem.pathDescription == "Holder -> Session")
     }
+
+    @Test(arguments: [true, false])
+    func weakServiceHoldingAScopedOneIsCaptiveAsItsResolveIs(autoregistered: Bool) throws {
+        let container = pair(holder: .weak, session: .scoped, autoregistered: autoregistered)
+        // Resolving it from a scope fails; verification says so.
+        let error = try #require(throws: ResolutionError.self) { try container.makeScope().require(Cache.self) }
+        #expect(error.reason == .captiveDependency)
+
+        let problem = try #require(container.verificationReport().problems.only)
+        #expect(problem.kind == .captiveDependency)
+        #expect(problem.path == ["Cache", "Session"])
+        #expect(
+            problem.message == "Cache (.weak) keeps the Session (.scoped) of the scope it was first made in, after "
+                + "that scope ends and tears it down."
+        )
+    }
+
+    @Test func scopedServiceHeldThroughAGraphScopedOneByAWeakOneIsCaptive() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inObjectScope(.scoped)
+        container.autoregister(Cache.self, initializer: Cache.init)
+        container.register(Feed.self) { r in Feed(cache: try r.require()) }.inObjectScope(.weak)
+
+        let problem = try #require(container.verificationReport(strict: true).problems.only)
+        #expect(problem.path == ["Feed", "Cache", "Session"])
+        #expect(problem.message.contains("(through Cache)"))
+    }
 }

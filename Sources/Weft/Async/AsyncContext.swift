@@ -263,6 +263,21 @@ struct AsyncStep {
         return builder
     }
 
+    /// The innermost registration on the path whose instance outlives the graph (``sharedBuilder``), with its
+    /// step as the path writes it.
+    var sharedStep: (entry: _ServiceEntryBase, step: String)? {
+        guard hasSharedStep else { return nil }
+        var found: (entry: _ServiceEntryBase, step: String)?
+        forEachStepInward {
+            guard $0.stepShared, let entry = $0.stepEntry else { return true }
+            found = (
+                entry, ServiceKey(serviceType: $0.stepType, argumentsType: Void.self, name: $0.stepName).pathComponent
+            )
+            return false
+        }
+        return found
+    }
+
     /// The build of the innermost registration on the path whose instance outlives the graph (see ``sharedBuilder``).
     var sharedBuild: AsyncBuild? {
         guard hasSharedStep else { return nil }

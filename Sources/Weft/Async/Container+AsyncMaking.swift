@@ -314,8 +314,9 @@ extension Container {
     /// Throws when a shared instance being made on `context`'s path, other than a scope's, would keep a scope's
     /// instance of `key`.
     func checkCaptive(key: ServiceKey, context: AsyncContext) throws {
-        guard let builder = context.sharedBuilder, builder.lookupConfiguration.policy != .perScope else { return }
-        throw ResolutionError(reason: .captiveDependency, key: key, path: context.path + [key.pathComponent])
+        guard let holder = context.sharedStep, holder.entry.lookupConfiguration.policy != .perScope else { return }
+        throw ResolutionError(
+            reason: .captiveDependency, key: key, path: context.path + [key.pathComponent], captor: holder.step)
     }
 }
 

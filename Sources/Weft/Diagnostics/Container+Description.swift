@@ -25,7 +25,8 @@ extension Container: CustomReflectable {
 
 extension Container {
     /// Registrations that might have been meant instead of `key`: the same type under other names or
-    /// with other arguments (here or in a parent), or the type wrapped in or out of `Optional`.
+    /// with other arguments (here or in a parent), or the type wrapped in or out of `Optional`. A place is named
+    /// for those of a parent, counted in containers, not in the scopes between them.
     func suggestions(for key: ServiceKey) -> [String] {
         let wanted = String(describing: key.serviceType)
         var result: [String] = []
@@ -44,8 +45,9 @@ extension Container {
                     result.append(candidate.requestDescription + place)
                 }
             }
+            // A scope (and verification's copy is built in one) is part of the container it was made from.
+            if !current.isScope { level += 1 }
             container = current.parent
-            level += 1
         }
         return result
     }

@@ -107,9 +107,13 @@ extension ResolutionError: CustomStringConvertible {
             return "\(request) is .scoped, and the scope it was resolved from has ended (its instances are torn "
                 + "down). Make a new scope for new work."
         default:
-            let holder = path.count >= 2 ? path[path.count - 2] : "A shared service"
+            let holder = captor ?? (path.count >= 2 ? path[path.count - 2] : "A shared service")
+            // The services between the holder and the scoped one are made for the holder and kept with it.
+            let between = path.dropLast().lastIndex(of: holder).map { Array(path[($0 + 1)..<(path.count - 1)]) } ?? []
+            let through = between.isEmpty ? "" : " (through \(between.joined(separator: " -> ")))"
             return "\(holder) is kept beyond one scope (it is shared, e.g. .container), and it was being made with "
-                + "\(request), which is .scoped: it would keep the instance of one scope after that scope ends.\n"
+                + "\(request)\(through), which is .scoped: it would keep the instance of one scope after that scope "
+                + "ends.\n"
                 + "Make \(holder) .scoped or .transient too, or pass it what it needs per call instead of at creation."
         }
     }

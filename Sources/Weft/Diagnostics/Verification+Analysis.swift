@@ -120,10 +120,22 @@ extension Verification {
                     message: "\(needer) needs \(finding.key.requestDescription), which is not registered.",
                     path: labels(rootPath(to: finding.needer)) + [wanted],
                     hint: "Register \(wanted) in this container or a parent. If \(needer) can do without it, take it "
-                        + "as an optional (\(wanted)? in the initializer, `r.resolve` in a factory).",
+                        + "as an optional (\(Self.optionalSpelling(of: finding.key))).",
                     details: details
                 )
             }
+        }
+
+        /// How a dependency on `key` is written as an optional: an initializer's parameters are resolved without
+        /// a name or arguments, so only a factory can ask for a named one or one that takes arguments.
+        private static func optionalSpelling(of key: ServiceKey) -> String {
+            guard key.name != nil || !key.argumentTypeNames.isEmpty else {
+                return "\(key.pathComponent)? in the initializer, `r.resolve` in a factory"
+            }
+            let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+            let count = key.argumentTypeNames.count
+            let arguments = count == 0 ? "" : (count == 1 ? ", argument: ..." : ", arguments: ...")
+            return "`r.resolve(\(key.serviceType).self\(name)\(arguments))` in a factory"
         }
 
         // MARK: Build failures

@@ -133,15 +133,19 @@ extension DependencyGraph.Edge.Access {
 
 extension Verification.Analysis {
     /// The captive dependencies: a service the container keeps (`.container`, or a custom scope) holding one
-    /// whose scope means it to live shorter or apart — `.weak`, or another custom scope — directly or through
-    /// `.transient` and `.graph` services it holds; in strict mode also a `.transient` or `.graph` service it
-    /// holds directly.
+    /// whose scope means it to live shorter or apart — `.weak`, `.scoped`, or another custom scope — directly or
+    /// through `.transient` and `.graph` services it holds; in strict mode also a `.transient` or `.graph` service
+    /// it holds directly.
+    ///
+    /// A `.weak` service is shared for as long as anything uses it, so it may outlive a scope too: one holding a
+    /// `.scoped` service is captive, as its resolve refuses it (``ResolutionError/Reason/captiveDependency``).
     ///
     /// A `Provider` dependency holds nothing; a `Lazy` one holds its instance once used, so it counts.
     func captiveProblems() -> [VerificationReport.Problem] {
         var problems: [VerificationReport.Problem] = []
-        for holder in nodes.indices where nodes[holder].lifetime.keepsInstances {
+        for holder in nodes.indices where nodes[holder].lifetime.keepsInstances || nodes[holder].lifetime == .weak {
             let holderLifetime = nodes[holder].lifetime
+            let keepsOnlyWhileUsed = holderLifetime == .weak
             var previous: [Int: Int] = [holder: holder]
             var queue = [holder]
             var head = 0
@@ -155,7 +159,11 @@ extension Verification.Analysis {
                         continue
                     case let lifetime where lifetime == holderLifetime:
                         continue
-                    case .weak, .custom, .scoped:
+                    case .weak, .custom:
+                        guard !keepsOnlyWhileUsed else { continue }
+                        previous[target] = current
+                        problems.append(captive(path(to: target, from: holder, previous: previous), strict: false))
+                    case .scoped:
                         previous[target] = current
                         problems.append(captive(path(to: target, from: holder, previous: previous), strict: false))
                     case .transient, .graph:
@@ -163,7 +171,7 @@ extension Verification.Analysis {
                         queue.append(target)
                         // A collection is made anew for each use and keeps nothing: its elements are what the
                         // holder keeps directly.
-                        if verification.strict, !nodes[target].entry.isCollection,
+                        if verification.strict, !keepsOnlyWhileUsed, !nodes[target].entry.isCollection,
                             current == holder || (nodes[current].entry.isCollection && previous[current] == holder)
                         {
                             problems.append(captive(path(to: target, from: holder, previous: previous), strict: true))

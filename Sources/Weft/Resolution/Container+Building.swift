@@ -20,7 +20,7 @@ extension Container {
             return try makeRecorded(found, key: key, state: state, graph: graph, recorder: recorder, produce: produce)
         }
         if !fields.pointee.sharedBuilds.isEmpty {
-            try recordDependency(found.entry, scoped: found.policy == .perScope, state: state)
+            try recordDependency(found.entry, scoped: found.policy == .perScope, key: key, state: state)
         }
         return try make(found, key: key, state: state, graph: graph, produce: produce)
     }
@@ -110,12 +110,16 @@ extension Container {
 
     /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
     /// discards it); throws when that would make a longer-lived instance keep a scope's instance (`scoped`: `entry`
-    /// is a `.scoped` registration, kept in a scope's slot).
+    /// is a `.scoped` registration, kept in a scope's slot, asked for as `key`).
     @inline(never)
-    func recordDependency(_ entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
+    func recordDependency(
+        _ entry: EntryReference, scoped: Bool = false, key: ServiceKey? = nil, state: ResolutionState
+    ) throws {
         guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
         if scoped, builder._withUnsafeGuaranteedRef({ $0.lookupConfiguration.policy }) != .perScope {
-            throw capturedScopedService(entry.object, state: state)
+            let key =
+                key ?? ServiceKey(serviceType: entry.object.serviceType, argumentsType: entry.object.argumentsType)
+            throw capturedScopedService(key, holder: builder, state: state)
         }
         // Recorded between registrations: a scope's instance made with `entry` is discarded through its
         // registration's discard count, which its slot compares (see ``SlotState/refresh(current:)``).

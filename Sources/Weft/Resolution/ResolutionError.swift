@@ -71,9 +71,11 @@ public struct ResolutionError: Error, @unchecked Sendable {
         asyncInFlight: Bool = false,
         closingWrapper: String? = nil,
         madeType: String? = nil,
-        stackUse: (used: Int, size: Int)? = nil
+        stackUse: (used: Int, size: Int)? = nil,
+        captor: String? = nil
     ) {
         self.stackUse = stackUse
+        self.captor = captor
         self.cycleThroughCallbacks = cycleThroughCallbacks
         self.acrossThreads = acrossThreads
         self.asyncInFlight = asyncInFlight
@@ -104,6 +106,9 @@ public struct ResolutionError: Error, @unchecked Sendable {
     let madeType: String?
     /// For a path too deep: the bytes of the thread's stack in use when the resolve stopped, and its size.
     let stackUse: (used: Int, size: Int)?
+    /// For a captive dependency: the step of the path whose shared instance was being made (`.graph` and
+    /// `.transient` services may stand between it and the scoped service).
+    let captor: String?
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 }

@@ -170,9 +170,12 @@ extension Container {
         return ResolutionError(reason: ended ? .scopeEnded : .outsideScope, key: key, path: path)
     }
 
-    /// The error for a shared instance being made that would keep the scope's instance of `entry`.
-    func capturedScopedService(_ entry: _ServiceEntryBase, state: ResolutionState) -> ResolutionError {
-        let key = ServiceKey(serviceType: entry.serviceType, argumentsType: entry.argumentsType, name: nil)
-        return ResolutionError(reason: .captiveDependency, key: key, path: state.path + [key.pathComponent])
+    /// The error for the shared instance of `holder` being made that would keep the scope's instance asked for as
+    /// `key`: the message names the holder as the path does, which may be further out than the innermost step.
+    func capturedScopedService(_ key: ServiceKey, holder: EntryReference, state: ResolutionState) -> ResolutionError {
+        let frames = state.fields.pointee.frames
+        let captor = frames.suffix(from: 0).last { $0.entry === holder }.map { frames.key(of: $0).pathComponent }
+        return ResolutionError(
+            reason: .captiveDependency, key: key, path: state.path + [key.pathComponent], captor: captor)
     }
 }
