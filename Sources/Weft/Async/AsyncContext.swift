@@ -236,7 +236,7 @@ struct AsyncStep {
     var path: [String] {
         var path: [String] = []
         forEachStepInward {
-            path.append(ServiceKey(serviceType: $0.stepType, argumentsType: Void.self, name: $0.stepName).pathComponent)
+            path.append($0.stepPathComponent)
             return true
         }
         return path.reversed()
@@ -252,42 +252,36 @@ struct AsyncStep {
         return builds
     }
 
-    /// The innermost registration on the path whose instance outlives the graph.
-    var sharedBuilder: _ServiceEntryBase? {
+    /// The context of the innermost step on the path whose instance outlives the graph (`.container`, a scope's
+    /// `.scoped`, custom scopes): what the three views below read.
+    private var sharedContext: AsyncContext? {
         guard hasSharedStep else { return nil }
-        var builder: _ServiceEntryBase?
+        var found: AsyncContext?
         forEachStepInward {
-            if $0.stepShared { builder = $0.stepEntry }
-            return builder == nil
-        }
-        return builder
-    }
-
-    /// The innermost registration on the path whose instance outlives the graph (``sharedBuilder``), with its
-    /// step as the path writes it.
-    var sharedStep: (entry: _ServiceEntryBase, step: String)? {
-        guard hasSharedStep else { return nil }
-        var found: (entry: _ServiceEntryBase, step: String)?
-        forEachStepInward {
-            guard $0.stepShared, let entry = $0.stepEntry else { return true }
-            found = (
-                entry, ServiceKey(serviceType: $0.stepType, argumentsType: Void.self, name: $0.stepName).pathComponent
-            )
-            return false
+            if $0.stepShared { found = $0 }
+            return found == nil
         }
         return found
     }
 
-    /// The build of the innermost registration on the path whose instance outlives the graph (see ``sharedBuilder``).
+    /// The innermost registration on the path whose instance outlives the graph.
+    var sharedBuilder: _ServiceEntryBase? { sharedContext?.stepEntry }
+
+    /// ``sharedBuilder``, with its step as the path writes it.
+    var sharedStep: (entry: _ServiceEntryBase, step: String)? {
+        guard let context = sharedContext, let entry = context.stepEntry else { return nil }
+        return (entry, context.stepPathComponent)
+    }
+
+    /// The build of ``sharedBuilder``'s instance.
     var sharedBuild: AsyncBuild? {
-        guard hasSharedStep else { return nil }
-        var build: AsyncBuild?
-        forEachStepInward {
-            guard $0.stepShared else { return true }
-            if $0.stepHasBuild { build = $0.innermostBuild }
-            return false
-        }
-        return build
+        guard let context = sharedContext, context.stepHasBuild else { return nil }
+        return context.innermostBuild
+    }
+
+    /// This context's step as the path writes it: `Car`, `Engine["v8"]`.
+    private var stepPathComponent: String {
+        ServiceKey(serviceType: stepType, argumentsType: Void.self, name: stepName).pathComponent
     }
 
     /// Whether `entry`'s factory may be running on this path: false when no registration on it shares its bit.
