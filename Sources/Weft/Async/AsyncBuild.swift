@@ -33,10 +33,7 @@ final class AsyncBuild: @unchecked Sendable {
     @exclusivity(unchecked) var thread: ThreadBuilder?
     /// For a shared instance's build: the `initCompleted` callbacks of the instances made inside its factory, which
     /// run once that factory has returned (see `Container+AsyncCompletions.swift`). Guarded by ``AsyncBuilds/lock``.
-    @exclusivity(unchecked) var pending: [AsyncPendingCompletion] = []
-    /// Whether the callbacks of an instance made inside the factory run at once rather than wait in ``pending``:
-    /// set once the build has run them (or failed), for a task its factory started that outlives it.
-    @exclusivity(unchecked) var completesAtOnce = false
+    @exclusivity(unchecked) var completions = CompletionQueue()
     /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
     /// that holds an instance of any type goes through the optional's value witnesses, on every build.
     @exclusivity(unchecked) private(set) var state = State.running
@@ -74,7 +71,7 @@ final class AsyncBuild: @unchecked Sendable {
     /// the lock when the instance may be the last reference to it: releasing it may run its deinit, user code.
     func clear() {
         state = .running
-        completesAtOnce = false
+        completions.reopen()
         Self.release(&instance)
     }
 

@@ -29,12 +29,9 @@ final class AsyncGraph: @unchecked Sendable {
     /// Whether the top-level resolve of this graph has finished.
     @exclusivity(unchecked) var ended = false
     /// The `initCompleted` callbacks of instances made inside the graph's factories, waiting for the top-level
-    /// factory to return (see `Container+AsyncCompletions.swift`).
-    @exclusivity(unchecked) var pending: [AsyncPendingCompletion] = []
-    /// Whether the callbacks of an instance made now run at once rather than wait in ``pending``: set once the
-    /// top-level resolve has run the callbacks it waited for, so that a task that outlives its factory (and so the
-    /// top-level one) leaves none behind.
-    @exclusivity(unchecked) var completesAtOnce = false
+    /// factory to return (see `Container+AsyncCompletions.swift`); closed once the top-level resolve has run them,
+    /// so that a task that outlives its factory (and so the top-level one) leaves none behind.
+    @exclusivity(unchecked) var completions = CompletionQueue()
     /// The collections the last ``end()`` took out, emptied with their storage kept, which the graph takes back
     /// when it becomes a spare (see ``recycle(_:)``): a graph reused by the thread's next resolve then allocates
     /// none of them again. Touched only by the task that ends the graph and by `recycle`, after it.
@@ -138,7 +135,7 @@ final class AsyncGraph: @unchecked Sendable {
         lock.lock()
         let wasEnded = ended
         ended = true
-        if !(stored.isEmpty && kept.isEmpty && slots.isEmpty && pending.isEmpty) {
+        if !(stored.isEmpty && kept.isEmpty && slots.isEmpty && completions.isEmpty) {
             // Under the lock: a build no other task refers to now is one no other task touches again, and every
             // access others made to it (under this lock) happened before. Swapped out rather than copied: the
             // graph keeps empty collections, and nothing is retained.
@@ -149,7 +146,7 @@ final class AsyncGraph: @unchecked Sendable {
             swap(&taken.slots, &slots)
             swap(&taken.spareBuilds, &spareBuilds)
             // Callbacks still waiting belong to a resolve that failed: they never run.
-            swap(&taken.pending, &pending)
+            swap(&taken.completions, &completions)
             hasUnpublished = false
             held = taken
         }
@@ -173,7 +170,7 @@ final class AsyncGraph: @unchecked Sendable {
         var slots = AsyncGraphSlots()
         /// The graph's spare builds, with the builds its slots give up once emptied.
         var spareBuilds: [AsyncBuild] = []
-        var pending: [AsyncPendingCompletion] = []
+        var completions = CompletionQueue()
 
         /// Tells the storages that held an instance for the graph that it has ended.
         func completeStored() {
@@ -186,7 +183,7 @@ final class AsyncGraph: @unchecked Sendable {
             // An empty list is left alone: emptying it still goes through the array's replacement of a range.
             if !stored.isEmpty { stored.removeAll(keepingCapacity: true) }
             if !kept.isEmpty { kept.removeAll(keepingCapacity: true) }
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+            completions.empty()
             slots.empty(sparing: &spareBuilds)
         }
     }
@@ -204,7 +201,7 @@ extension AsyncGraph {
         // collections were emptied when it ended.
         graph.id = GraphIdentifier(id: state.nextGraphID())
         graph.ended = false
-        graph.completesAtOnce = false
+        graph.completions.reopen()
         #if !(canImport(Darwin) || WEFT_LOCKED_ASYNC_STATE)
             graph.hasEnded.store(false, ordering: .relaxed)
         #endif
@@ -229,7 +226,7 @@ extension AsyncGraph {
             swap(&graph.kept, &emptied.kept)
             swap(&graph.slots, &emptied.slots)
             swap(&graph.spareBuilds, &emptied.spareBuilds)
-            swap(&graph.pending, &emptied.pending)
+            swap(&graph.completions, &emptied.completions)
         }
         spares.pointee.graph = Unmanaged.passRetained(graph).toOpaque()
     }

@@ -22,12 +22,12 @@ struct AsyncPendingCompletion: @unchecked Sendable {
 /// parent that needed it) finds the parent, made meanwhile, instead of asking for a new one.
 ///
 /// An instance made inside a factory, by an async factory or by a synchronous one the async resolve runs, queues its
-/// callbacks on the graph (``AsyncGraph/pending``); the top-level request runs them, in the order their instances
+/// callbacks on the graph (``AsyncGraph/completions``); the top-level request runs them, in the order their instances
 /// were made, once its factory has returned and before the instance reaches the caller. A callback that throws fails
 /// the request. A shared instance (`.container`, `.scoped`, a custom scope) is the exception: other tasks wait for
 /// it until its callbacks have run, and tasks of the same graph may be among them, which the top-level factory may
 /// be waiting for in turn. So the instances made inside a shared instance's factory queue their callbacks on that
-/// instance's build instead (``AsyncBuild/pending``), which runs them once its factory has returned, before its own
+/// instance's build instead (``AsyncBuild/completions``), which runs them once its factory has returned, before its own
 /// callbacks and before any other task gets the instance; its own callbacks run right after.
 extension Container {
     /// Whether the callbacks of the instance made for `step` (a request within `context`) wait for a factory to
@@ -42,33 +42,17 @@ extension Container {
     /// its factory made the instances.
     func deferCompletions(_ completions: [AsyncPendingCompletion], in context: AsyncContext) -> Bool {
         if let build = context.sharedBuild {
-            return AsyncBuilds.lock.withLock {
-                guard !build.completesAtOnce else { return false }
-                build.pending += completions
-                return true
-            }
+            return AsyncBuilds.lock.withLock { build.completions.append(completions) }
         }
         return context.withGraph { graph in
-            graph.lock.withLock {
-                guard !graph.completesAtOnce, !graph.ended else { return false }
-                graph.pending += completions
-                return true
-            }
+            graph.lock.withLock { !graph.ended && graph.completions.append(completions) }
         }
     }
 
     /// Takes the callbacks queued on `build`, a shared instance's build whose factory has returned; when none is
     /// left, the callbacks of instances its factory's tasks make from then on run at once.
     static func takeQueued(on build: AsyncBuild) -> [AsyncPendingCompletion] {
-        AsyncBuilds.lock.withLock {
-            guard !build.pending.isEmpty else {
-                build.completesAtOnce = true
-                return []
-            }
-            var taken: [AsyncPendingCompletion] = []
-            swap(&taken, &build.pending)
-            return taken
-        }
+        AsyncBuilds.lock.withLock { build.completions.take(closingWhenEmpty: true) }
     }
 
     /// Runs `first`, the callbacks taken from `build` (see ``takeQueued(on:)``), and those queued meanwhile, until
@@ -85,12 +69,7 @@ extension Container {
     /// Closes the queue of `build`, a shared instance's build that failed: the callbacks left in it never run, and
     /// those of instances its factory's tasks make from then on run at once. They are released after the lock.
     static func dropQueued(on build: AsyncBuild) {
-        let dropped = AsyncBuilds.lock.withLock {
-            build.completesAtOnce = true
-            var taken: [AsyncPendingCompletion] = []
-            swap(&taken, &build.pending)
-            return taken
-        }
+        let dropped = AsyncBuilds.lock.withLock { build.completions.close() }
         withExtendedLifetime(dropped) {}
     }
 
@@ -120,16 +99,8 @@ extension Container {
     @inline(never)
     private func runPending(in graph: Unmanaged<AsyncGraph>, root: AsyncContext, closing: Bool) throws {
         while true {
-            let taken: [AsyncPendingCompletion] = graph._withUnsafeGuaranteedRef { graph in
-                graph.lock.withLock {
-                    guard !graph.pending.isEmpty else {
-                        if closing { graph.completesAtOnce = true }
-                        return []
-                    }
-                    var taken: [AsyncPendingCompletion] = []
-                    swap(&taken, &graph.pending)
-                    return taken
-                }
+            let taken = graph._withUnsafeGuaranteedRef { graph in
+                graph.lock.withLock { graph.completions.take(closingWhenEmpty: closing) }
             }
             // Another task of the graph (one its factories started) may queue more while these run.
             guard !taken.isEmpty else { return }
