@@ -6,7 +6,7 @@
 /// it empty: from then on, a task the factory started that outlives it runs its callbacks at once instead
 /// (``append(_:)`` refuses them), so none is left behind. A failed build closes it and drops what was queued.
 struct CompletionQueue {
-    private var queued: [AsyncPendingCompletion] = []
+    private var queued: [PendingCompletion] = []
     /// Whether the callbacks of instances made from now on run at once rather than wait here.
     private(set) var isClosed = false
 
@@ -15,7 +15,7 @@ struct CompletionQueue {
 
     /// Queues `completions` unless the queue is closed; returns whether it did (false: run them now).
     @inline(__always)
-    mutating func append(_ completions: [AsyncPendingCompletion]) -> Bool {
+    mutating func append(_ completions: [PendingCompletion]) -> Bool {
         guard !isClosed else { return false }
         queued += completions
         return true
@@ -23,20 +23,20 @@ struct CompletionQueue {
 
     /// Takes what waits; when nothing does and `closingWhenEmpty`, closes the queue.
     @inline(__always)
-    mutating func take(closingWhenEmpty: Bool) -> [AsyncPendingCompletion] {
+    mutating func take(closingWhenEmpty: Bool) -> [PendingCompletion] {
         guard !queued.isEmpty else {
             if closingWhenEmpty { isClosed = true }
             return []
         }
-        var taken: [AsyncPendingCompletion] = []
+        var taken: [PendingCompletion] = []
         swap(&taken, &queued)
         return taken
     }
 
     /// Closes the queue and takes what waits, for the caller to release (or run) after the lock.
-    mutating func close() -> [AsyncPendingCompletion] {
+    mutating func close() -> [PendingCompletion] {
         isClosed = true
-        var taken: [AsyncPendingCompletion] = []
+        var taken: [PendingCompletion] = []
         swap(&taken, &queued)
         return taken
     }

@@ -2,21 +2,6 @@
     import Synchronization
 #endif
 
-/// The `initCompleted` callbacks of one instance an async factory made, waiting for the top-level factory of its
-/// resolve to return.
-struct AsyncPendingCompletion: @unchecked Sendable {
-    let entry: _ServiceEntryBase
-    let key: ServiceKey
-    /// The path that made the instance, for the error when a callback throws.
-    let path: [String]
-    let instance: Any
-    /// The graph the instance is kept for in its registration's storage, cleared when a callback throws; nil for a
-    /// transient instance.
-    let storedIn: GraphIdentifier?
-    /// The container whose resolve made the instance: the resolver its callbacks get.
-    let resolver: Container
-}
-
 /// When the `initCompleted` callbacks of an async resolve's instances run: as the synchronous engine runs them, once
 /// no factory of the object graph is running any more, so that a callback closing a cycle (a child resolving the
 /// parent that needed it) finds the parent, made meanwhile, instead of asking for a new one.
@@ -40,7 +25,7 @@ extension Container {
     /// instance's build on its path, or on its graph. False when they are to run now instead, because that build
     /// or the top-level request has already run the callbacks it waited for (or has ended): a task that outlived
     /// its factory made the instances.
-    func deferCompletions(_ completions: [AsyncPendingCompletion], in context: AsyncContext) -> Bool {
+    func deferCompletions(_ completions: [PendingCompletion], in context: AsyncContext) -> Bool {
         if let build = context.sharedBuild {
             return AsyncBuilds.lock.withLock { build.completions.append(completions) }
         }
@@ -51,14 +36,14 @@ extension Container {
 
     /// Takes the callbacks queued on `build`, a shared instance's build whose factory has returned; when none is
     /// left, the callbacks of instances its factory's tasks make from then on run at once.
-    static func takeQueued(on build: AsyncBuild) -> [AsyncPendingCompletion] {
+    static func takeQueued(on build: AsyncBuild) -> [PendingCompletion] {
         AsyncBuilds.lock.withLock { build.completions.take(closingWhenEmpty: true) }
     }
 
     /// Runs `first`, the callbacks taken from `build` (see ``takeQueued(on:)``), and those queued meanwhile, until
     /// none is left, in segments of `context`, the context of the shared instance's factory: what they resolve is a
     /// dependency of that instance.
-    func runQueued(_ first: [AsyncPendingCompletion], on build: AsyncBuild, context: AsyncContext) throws {
+    func runQueued(_ first: [PendingCompletion], on build: AsyncBuild, context: AsyncContext) throws {
         var taken = first
         while !taken.isEmpty {
             for completion in taken { try runCompletion(completion, root: context) }
@@ -110,7 +95,7 @@ extension Container {
 
     /// Runs the callbacks of `completion` in a synchronous segment of `root`'s graph; when one throws, the
     /// instance leaves its registration's storage and the request fails.
-    func runCompletion(_ completion: AsyncPendingCompletion, root: AsyncContext) throws {
+    func runCompletion(_ completion: PendingCompletion, root: AsyncContext) throws {
         let (entry, resolver) = (completion.entry, completion.resolver)
         do {
             try resolver.runSegment(root, origin: entry, inFactory: false) { _ in

@@ -235,8 +235,9 @@ extension Container {
             // The top-level request: the callbacks that waited for its factory run first, as they were queued.
             try runQueuedCompletions(root: context)
         } else if defersCompletion(of: step, in: context) {
-            let completion = AsyncPendingCompletion(
-                entry: entry, key: key, path: inner.path, instance: made.value, storedIn: graph, resolver: self)
+            let completion = PendingCompletion(
+                entry: entry, key: key, instance: made.value, resolver: self, origin: .path(inner.path), claim: nil,
+                reachable: false, storedIn: graph)
             if deferCompletions([completion], in: context) { return made }
         }
         do {

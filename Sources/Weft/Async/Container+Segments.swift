@@ -132,17 +132,17 @@ extension Container {
         let deferred = context._withUnsafeGuaranteedRef { context in
             let prefix = context.path
             let completions = queued.map { pending in
-                AsyncPendingCompletion(
+                PendingCompletion(
                     entry: pending.entry,
                     key: pending.key,
-                    // A callback's error names the path its instance was made along, from the async request on.
-                    path: prefix
-                        + (pending.origin.isEmpty
-                            ? [pending.key.pathComponent] : ResolutionState.path(of: pending.origin)),
                     instance: pending.instance,
+                    resolver: pending.resolver,
+                    // A callback's error names the path its instance was made along, from the async request on.
+                    origin: .path(prefix + pending.path),
+                    claim: nil,
+                    reachable: false,
                     // A graph-scoped instance is in its registration's storage, which a failed callback clears.
-                    storedIn: pending.entry.lookupConfiguration.policy == .perGraph ? graph : nil,
-                    resolver: pending.resolver
+                    storedIn: pending.entry.lookupConfiguration.policy == .perGraph ? graph : nil
                 )
             }
             return deferCompletions(completions, in: context)

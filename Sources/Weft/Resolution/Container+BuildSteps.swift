@@ -68,7 +68,7 @@ extension Container {
             let entry = EntryReference.passUnretained(next.entry)
             let ownFrame = state.frames.last.map { $0.entry === entry } ?? false
             if !ownFrame {
-                state.frames.push(entry, key: next.key, inFactory: false, origin: next.origin)
+                state.frames.push(entry, key: next.key, inFactory: false, origin: next.frames)
             }
             defer { if !ownFrame { state.frames.pop() } }
             // What a shared instance's callbacks resolve is its dependency too.

@@ -346,12 +346,13 @@ extension Container {
                 PendingCompletion(
                     entry: entry.object,
                     key: key,
-                    // Only a deferred run needs the path (copying frames costs an allocation).
-                    origin: fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : [],
                     instance: erase(instance),
                     resolver: self,
+                    // Only a deferred run needs the path (copying frames costs an allocation).
+                    origin: .frames(fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : []),
                     claim: claim,
-                    reachable: reachable
+                    reachable: reachable,
+                    storedIn: nil
                 )
             )
         } else if let claim {

@@ -8,21 +8,6 @@ import WeftAtomics
     import Musl
 #endif
 
-/// An `initCompleted` run that waits until no factory of the graph is running any more.
-struct PendingCompletion {
-    let entry: _ServiceEntryBase
-    let key: ServiceKey
-    /// The frames when the instance was made, ending with its own.
-    let origin: [RecordedFrame]
-    let instance: Any
-    let resolver: Container
-    /// Where the instance is kept when it is shared and claimed: the claim is released once the callbacks ran.
-    let claim: (any InstanceHolder)?
-    /// Whether another resolve can reach the instance (it is not transient): counted in
-    /// ``ResolutionState/Fields/completing`` until its callbacks ran.
-    let reachable: Bool
-}
-
 /// The bookkeeping of the resolution running on one thread: the object graph, the path of
 /// registrations in flight (for exact cycle detection and error paths), the instances the graph
 /// made, and the `initCompleted` callbacks that wait for the graph's factories to return.

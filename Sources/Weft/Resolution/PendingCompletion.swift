@@ -1,0 +1,48 @@
+/// The `initCompleted` callbacks of one instance, waiting for the factories that needed it to return: one type for
+/// both engines. A synchronous resolve queues them on its thread's state (``ResolutionState/pending``) and runs
+/// them once no factory of its graph runs any more; an async resolve queues them on its graph or on the build of
+/// the shared instance whose factory made them (``CompletionQueue``); a synchronous part of an async resolve hands
+/// its own over to that queue (see `Container+Segments.swift`). Either way the callbacks run in the order their
+/// instances were made, with the path that made the instance, so that a callback closing a cycle finds it and an
+/// error names where the instance came from.
+struct PendingCompletion: @unchecked Sendable {
+    let entry: _ServiceEntryBase
+    let key: ServiceKey
+    let instance: Any
+    /// The container whose resolve made the instance: the resolver its callbacks get.
+    let resolver: Container
+    /// The path that made the instance.
+    let origin: Origin
+    /// Where the instance is kept when it is shared and claimed by a synchronous resolve: the claim is released
+    /// once the callbacks ran. An async resolve's shared instance is claimed by its build instead.
+    let claim: (any InstanceHolder)?
+    /// Whether another resolve can reach the instance (it is not transient): counted in
+    /// ``ResolutionState/Fields/completing`` until its callbacks ran on the thread that made it.
+    let reachable: Bool
+    /// The graph the instance is kept for in its registration's storage, cleared when a callback of an async
+    /// resolve throws; nil for a transient instance and in a synchronous resolve, which rolls back its graph itself.
+    let storedIn: GraphIdentifier?
+
+    /// The path that made an instance, as each engine knows it.
+    enum Origin {
+        /// A synchronous resolve's frames when the instance was made, ending with its own (empty when the
+        /// callbacks run at once, under the instance's own frame): pushed again while the callbacks run later.
+        case frames([RecordedFrame])
+        /// The path of an async resolve to the instance, named by the error of a callback that throws.
+        case path([String])
+    }
+
+    /// The frames of a synchronous resolve's instance (see ``Origin/frames(_:)``); empty for an async one's.
+    var frames: [RecordedFrame] {
+        if case .frames(let frames) = origin { return frames }
+        return []
+    }
+
+    /// The path that made the instance, ending with its own registration.
+    var path: [String] {
+        switch origin {
+        case .path(let path): return path
+        case .frames(let frames): return frames.isEmpty ? [key.pathComponent] : ResolutionState.path(of: frames)
+        }
+    }
+}
