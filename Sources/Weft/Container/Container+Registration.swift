@@ -159,11 +159,11 @@ extension Container {
         return entry
     }
 
-    /// Makes `type` resolve through `service`'s registration: same factory, scope, arguments and
-    /// `initCompleted` callbacks, and (in `.graph` and `.container` scope) the same instance. When the
-    /// registration is decorated, that instance is the decorated one, before or after this call (see
-    /// ``decorate(_:name:decorator:)``); so it is for a registration of another container (a parent's), decorated
-    /// there or here.
+    /// Makes `type` resolve through `service`'s registration: same factory, scope, arguments and `initCompleted`
+    /// callbacks, and (in `.graph` and `.container` scope) the same instance. When the registration is decorated, that
+    /// instance is the decorated one, before or after this call (see
+    /// ``decorate(_:name:decorator:)-(_,_,(Resolver,Service)->Service)``); so it is for a registration of another
+    /// container (a parent's), decorated there or here.
     ///
     /// ```swift
     /// let dog = container.register(Dog.self) { _ in Dog() }

@@ -40,14 +40,16 @@ public struct DependencyGraph: Sendable, Equatable {
         public let forwardedTypes: [String]
         /// The identifiers of the keys of ``forwardedTypes``.
         let forwardedIDs: [ID]
-        /// Whether the node is a collection (see ``Container/contribute(to:name:id:factory:)``), with an edge to each
-        /// of its elements.
+        /// Whether the node is a collection (see
+        /// ``Container/contribute(to:name:id:factory:)-(_,_,_,(Resolver)->Element)``), with an edge to each of its
+        /// elements.
         public let isCollection: Bool
         /// For an element contributed to a collection: the collection and the element's place in it, as paths
         /// write it, e.g. `Array<any Plugin>#1` or `Dictionary<String, any Handler>["users"]`; nil otherwise.
         public let collectionElement: String?
-        /// How many decorators wrap the service's factory (see ``Container/decorate(_:name:decorator:)``); their
-        /// dependencies are the node's.
+        /// How many decorators wrap the service's factory (see
+        /// ``Container/decorate(_:name:decorator:)-(_,_,(Resolver,Service)->Service)``); their dependencies are the
+        /// node's.
         public let decoratorCount: Int
 
         /// The node as resolution paths write it: `Engine`, or `Engine["v8"]` for a named registration, or the

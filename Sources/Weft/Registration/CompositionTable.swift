@@ -131,9 +131,9 @@ final class CompositionTable {
         notices.append(DescendantsNotice(descendants: decoratingDescendants, key: key))
     }
 
-    /// The latest decorated copy published in place of `entry` (of the copy of it, for several decorators
-    /// declared after it, or of the copy made with fewer of them), which a type forwarded to `entry` resolves: the decorated instance is the service's instance, whatever
-    /// type asks for it. Nil when `entry` was not replaced by a copy.
+    /// The latest decorated copy published in place of `entry` (of the copy of it, for several decorators declared
+    /// after it, or of the copy made with fewer of them), which a type forwarded to `entry` resolves: the decorated
+    /// instance is the service's instance, whatever type asks for it. Nil when `entry` was not replaced by a copy.
     func publishedCopy(of entry: _ServiceEntryBase) -> _ServiceEntryBase? {
         guard !publishedCopies.isEmpty, var copy = publishedCopies[entry.serial] else { return nil }
         while let later = publishedCopies[copy.serial] { copy = later }

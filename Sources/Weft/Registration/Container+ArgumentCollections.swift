@@ -154,9 +154,9 @@ extension Container {
         }
     }
 
-    /// Declares the list `collectionType` resolved with runtime arguments of the types given, so that it resolves
-    /// (to `[]` while nothing is contributed) instead of being missing, as ``declareCollection(_:name:)`` does for
-    /// a list without arguments.
+    /// Declares the list `collectionType` resolved with runtime arguments of the types given, so that it resolves (to
+    /// `[]` while nothing is contributed) instead of being missing, as ``declareCollection(_:name:)-([Element].,_)``
+    /// does for a list without arguments.
     ///
     /// ```swift
     /// container.declareCollection([any Plugin].self, arguments: PluginConfig.self)

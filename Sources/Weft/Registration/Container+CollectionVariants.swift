@@ -95,15 +95,15 @@ extension Container {
     /// let plugins = try container.require([any Plugin].self, argument: config)   // [AuditPlugin, MetricsPlugin]
     /// ```
     ///
-    /// The argument types are part of the list's key, as they are of any registration's: the elements that
-    /// take `PluginConfig` make the list `require([any Plugin].self, argument: config)`, and those that take no
-    /// arguments the separate list `require([any Plugin].self)`. Each element keeps its own scope (a
-    /// `.container` element is made once, with the arguments of the first resolve, as any registration with
-    /// arguments); order, names, children and `id` follow the rules of ``contribute(to:name:id:factory:)``.
-    /// An element's factory with arguments may also be `async` (the overload taking an ``AsyncResolver``), and
-    /// maps take arguments too (see ``contribute(to:key:name:factory:)`` with arguments); the list resolves from
-    /// async code with `container.async.require([any Plugin].self, arguments: config)`. `verify()` does not
-    /// build registrations with runtime arguments, elements included.
+    /// The argument types are part of the list's key, as they are of any registration's: the elements that take
+    /// `PluginConfig` make the list `require([any Plugin].self, argument: config)`, and those that take no arguments
+    /// the separate list `require([any Plugin].self)`. Each element keeps its own scope (a `.container` element is made
+    /// once, with the arguments of the first resolve, as any registration with arguments); order, names, children and
+    /// `id` follow the rules of ``contribute(to:name:id:factory:)``. An element's factory with arguments may also be
+    /// `async` (the overload taking an ``AsyncResolver``), and maps take arguments too (see
+    /// ``contribute(to:key:name:factory:)-(_,_,_,(Resolver,First,Other)->Value)`` with arguments); the list resolves
+    /// from async code with `container.async.require([any Plugin].self, arguments: config)`. `verify()` does not build
+    /// registrations with runtime arguments, elements included.
     ///
     /// - Parameters:
     ///   - collectionType: The list, e.g. `[any Plugin].self`.
@@ -133,10 +133,10 @@ extension Container {
     /// let handlers = try container.require([String: any Handler].self, argument: config)
     /// ```
     ///
-    /// As for lists (see ``contribute(to:name:id:factory:)`` with arguments), the argument types are part of the
-    /// map's key: the elements that take `Config` make the map `require([String: any Handler].self,
-    /// argument: config)`, separate from the map without arguments. A later contribution under the same key
-    /// replaces the earlier one, a child's hides its parent's; each element keeps its own scope.
+    /// As for lists (see ``contribute(to:name:id:factory:)-(_,_,_,(Resolver,First,Other)->Element)`` with arguments),
+    /// the argument types are part of the map's key: the elements that take `Config` make the map `require([String: any
+    /// Handler].self, argument: config)`, separate from the map without arguments. A later contribution under the same
+    /// key replaces the earlier one, a child's hides its parent's; each element keeps its own scope.
     ///
     /// - Parameters:
     ///   - collectionType: The map, e.g. `[String: any Handler].self`.

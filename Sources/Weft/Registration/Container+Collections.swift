@@ -23,7 +23,7 @@ extension Container {
     ///   contributed; a parent's contribution made after the child's still comes first.
     /// - **Names.** `name` keeps separate lists of one type: `require([any Plugin].self, name: "admin")`.
     /// - **Empty.** A list nothing was contributed to yet exists once it is declared with
-    ///   ``declareCollection(_:name:)``; it then resolves to `[]`.
+    ///   ``declareCollection(_:name:)-([Element].,_)``; it then resolves to `[]`.
     /// - **Replacing an element.** An element contributed with an `id` is replaced by a later contribution with the
     ///   same `id`, which takes its place in the list: in one container the earlier element's registration is
     ///   replaced (its kept instance discarded); a child's hides its parent's in the child's list, and only the
@@ -69,11 +69,11 @@ extension Container {
     /// let handlers = try container.require([String: any Handler].self)   // ["users": ..., "orders": ...]
     /// ```
     ///
-    /// Maps follow the rules of lists (see ``contribute(to:name:id:factory:)``), and one of their own for keys:
-    /// **a later contribution under the same key replaces the earlier one**, as a later registration replaces an
-    /// earlier one with the same key. In one container the earlier element's registration is replaced (its kept
-    /// instance discarded); a child's element under a key its parent also contributes hides the parent's in the
-    /// child's map, and only the child's is made.
+    /// Maps follow the rules of lists (see ``contribute(to:name:id:factory:)-(_,_,_,(Resolver)->Element)``), and one of
+    /// their own for keys: **a later contribution under the same key replaces the earlier one**, as a later
+    /// registration replaces an earlier one with the same key. In one container the earlier element's registration is
+    /// replaced (its kept instance discarded); a child's element under a key its parent also contributes hides the
+    /// parent's in the child's map, and only the child's is made.
     ///
     /// - Parameters:
     ///   - collectionType: The map, e.g. `[String: any Handler].self`.

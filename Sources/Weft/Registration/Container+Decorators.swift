@@ -132,7 +132,7 @@ extension Container {
     }
 
     /// Wraps every instance of the type the decorator returns that this container makes; the same as
-    /// ``decorate(_:name:decorator:)`` with the type inferred.
+    /// ``decorate(_:name:decorator:)-(_,_,(Resolver,Service)->Service)`` with the type inferred.
     ///
     /// ```swift
     /// container.decorate { (r, inner: any Repository) in LoggingRepository(inner) }
