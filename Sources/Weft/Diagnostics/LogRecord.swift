@@ -41,6 +41,7 @@ public struct LogRecord: CustomStringConvertible, @unchecked Sendable {
         message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
     }
 
+    /// The whole message, as ``message``: printing a record shows what Weft would log.
     public var description: String { message }
 
     /// The record of a failed resolve.
