@@ -92,6 +92,25 @@ import Weft
         #expect(container.hasAnyRegistration(of: [any Plugin].self))
     }
 
+    /// A guard such as `if !hasAnyRegistration(of: Log.self) { register(Log.self) ... }` must not be fooled by a
+    /// `[Log]` collection: its elements are registrations no `resolve` of `Log` finds.
+    @Test func hasAnyRegistrationDoesNotCountElementsAsRegistrationsOfTheirType() {
+        let parent = Container()
+        parent.contribute(to: [any Plugin].self) { _ in NamedPlugin("a") }
+        parent.contribute(to: [String: any Plugin].self, key: "b", name: "admin") { _ in NamedPlugin("b") }
+        let child = Container(parent: parent)
+        child.contribute(to: [any Plugin].self) { _ in NamedPlugin("c") }
+
+        for container in [parent, child] {
+            #expect(container.resolve((any Plugin).self) == nil)
+            #expect(!container.hasAnyRegistration(of: (any Plugin).self))
+            #expect(!container.hasAnyRegistration(of: (any Plugin).self, name: "admin"))
+            #expect(container.hasAnyRegistration(of: [String: any Plugin].self, name: "admin"))
+        }
+        parent.register((any Plugin).self) { _ in NamedPlugin("d") }
+        #expect(child.hasAnyRegistration(of: (any Plugin).self))
+    }
+
     @Test func strictVerifyLooksThroughACollectionToItsElements() throws {
         let kept = Container()
         kept.contribute(to: [any Plugin].self) { _ in NamedPlugin("a") }.inObjectScope(.container)

@@ -19,6 +19,30 @@ final class FactoryBox<each Argument>: @unchecked Sendable {
     }
 }
 
+/// The factory of a registration made with ``Container/_register(_:factory:name:option:)``, which takes all its
+/// arguments as one value, `(Resolver, Arg1, ...)` as in Swinject. The engine calls it through
+/// ``make(erased:)`` with that tuple built from the caller's arguments: calling the closure after casting it to a
+/// function type spelled with a parameter pack, `((any Resolver, repeat each Argument)) -> Any`, crashes at run
+/// time when the pack is not empty.
+final class TupleFactory<Arguments>: ErasedTupleFactory, @unchecked Sendable {
+    let make: (Arguments) -> Any
+
+    init(_ make: @escaping (Arguments) -> Any) {
+        self.make = make
+    }
+
+    func make(erased arguments: Any) -> Any? {
+        guard let arguments = arguments as? Arguments else { return nil }
+        return make(arguments)
+    }
+}
+
+/// A ``TupleFactory`` whatever its arguments type.
+protocol ErasedTupleFactory {
+    /// Calls the factory with `arguments`, or returns nil when they are not of its arguments type.
+    func make(erased arguments: Any) -> Any?
+}
+
 /// A factory that takes runtime arguments, erased; boxed so that a registration without arguments pays one
 /// pointer for it, not an optional existential.
 final class ErasedFactory: @unchecked Sendable {
@@ -151,7 +175,7 @@ extension Container {
         let entry = ServiceEntry(
             serviceType: serviceType,
             argumentsType: Arguments.self,
-            factory: factory,
+            factory: TupleFactory(factory),
             objectScope: defaultObjectScope
         )
         let key = ServiceKey(serviceType: serviceType, argumentsType: Arguments.self, name: name, option: option)

@@ -115,7 +115,7 @@ extension Container: Resolver {
         return reportingFailure {
             try resolving(graph: nil) { state in
                 guard let found = state.lookups.find(key, in: self),
-                    let factory = found.entry.object.factory as? (Arguments) -> Any
+                    let factory = (found.entry.object.factory as? TupleFactory<Arguments>)?.make
                 else {
                     throw missing(key, state: state)
                 }

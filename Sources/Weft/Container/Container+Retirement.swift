@@ -67,6 +67,9 @@ extension Container {
 
 extension Container {
     /// Removes every registration of this container (not of its parent), releasing the instances they kept.
+    ///
+    /// Collections and their elements go with the other registrations. Decorators and behaviors stay: a
+    /// decorator belongs to the container by type and name, and wraps what is registered under them next.
     public func removeAll() {
         let (removed, reference) = lock.withLock {
             if let compositions {

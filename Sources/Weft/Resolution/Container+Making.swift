@@ -211,8 +211,10 @@ extension Container {
         if let box = entry.factory as? FactoryBox<repeat each Argument> {
             return try box.make(self, repeat each arguments)
         }
-        if let factory = entry.factory as? ((any Resolver, repeat each Argument)) -> Any {
-            return factory((self, repeat each arguments))
+        if let factory = entry.factory as? any ErasedTupleFactory,
+            let made = factory.make(erased: (self as any Resolver, repeat each arguments))
+        {
+            return made
         }
         throw ResolutionError(reason: .typeMismatch, key: key, path: state.path)
     }
