@@ -267,6 +267,10 @@ struct AsyncStep {
     /// The innermost registration on the path whose instance outlives the graph.
     var sharedBuilder: _ServiceEntryBase? { sharedContext?.stepEntry }
 
+    /// Whether a step on the path makes an instance that outlives the graph: what a request makes or takes then
+    /// is that instance's dependency.
+    var buildsShared: Bool { hasSharedStep }
+
     /// ``sharedBuilder``, with its step as the path writes it.
     var sharedStep: (entry: _ServiceEntryBase, step: String)? {
         guard let context = sharedContext, let entry = context.stepEntry else { return nil }

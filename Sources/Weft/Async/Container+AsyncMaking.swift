@@ -301,6 +301,16 @@ extension Container {
     func checkAsyncRequest(_ entry: _ServiceEntryBase, scoped: Bool, key: ServiceKey, context: AsyncContext) throws {
         if context.mayContain(entry) { try checkOnPath(entry, key: key, context: context) }
         if scoped { try checkCaptive(key: key, context: context) }
+        if context.buildsShared { recordAsyncDependency(entry, context: context) }
+    }
+
+    /// Records that the shared instance being made on `context`'s path uses `entry`, as the synchronous engine's
+    /// `recordDependency` does: replacing or resetting `entry` then discards it, and an `entry` replaced since the
+    /// request found it makes the build stale at once.
+    @inline(never)
+    func recordAsyncDependency(_ entry: _ServiceEntryBase, context: AsyncContext) {
+        guard let builder = context.sharedBuilder, builder !== entry else { return }
+        if !entry.addDependent(builder) { builder.discardInstanceAndDependents() }
     }
 
     /// The checks of ``checkAsyncRequest(_:scoped:key:context:)`` for a request whose registration may be on the

@@ -14,6 +14,10 @@
 /// In either held state, a discard of the instance, or of what it is made with, marks the build ``stale``: its
 /// instance goes to the resolve that made it, but is neither kept nor handed to the waiters, who build anew.
 /// Ending the claim makes it free again.
+///
+/// A graph-scoped instance is one per graph: while a thread holds the claim for one graph, a thread of another
+/// graph (one that can be named from outside, so that several threads resolve in it) claims its own graph's build
+/// among the ``graphClaims``, and the threads of that graph wait for it, not for the first graph's builder.
 @usableFromInline struct BuildClaimState {
     /// The resolution holding the claim and the graph it builds in.
     ///
@@ -39,6 +43,9 @@
     private(set) var taskCompleting = false
     /// Whether the instance being built was made with something discarded meanwhile.
     private(set) var stale = false
+    /// The builds of a graph-scoped instance in other graphs than the claimant's, at most one per graph, each with
+    /// whether it was made stale; empty but while graphs build the instance at the same time.
+    private var graphClaims: [(holder: Holder, stale: Bool)] = []
 
     /// Whether anyone holds the claim.
     var isHeld: Bool { claimant != nil }
@@ -78,7 +85,9 @@
     /// (the factory is async, which the synchronous engine cannot call): the task takes it over, and the thread's
     /// release, which checks who holds the claim, leaves it alone.
     mutating func take(by build: AsyncBuild, graph: GraphIdentifier) {
+        let claims = graphClaims
         self = BuildClaimState()
+        graphClaims = claims
         claimant = Holder(state: ResolutionState.asyncBuilder, graph: graph)
         taskBuild = build
     }
@@ -91,6 +100,39 @@
     /// Marks the build in progress, if any, as made with something discarded.
     mutating func markStale() {
         if claimant != nil { stale = true }
+        for index in graphClaims.indices { graphClaims[index].stale = true }
+    }
+
+    /// Whether builds in other graphs than the claimant's hold claims of their own (see ``graphClaims``).
+    var hasGraphClaims: Bool { !graphClaims.isEmpty }
+
+    /// The resolution building the instance in `graph`: the claimant's when it builds there, or the one that
+    /// holds the claim of that graph.
+    func builder(in graph: GraphIdentifier) -> ResolutionState? {
+        if let claimant, claimant.graph == graph { return claimant.state }
+        return graphClaims.first { $0.holder.graph == graph }?.holder.state
+    }
+
+    /// Takes the claim of `graph`'s build for the thread whose resolution is `state`: the claim itself when it is
+    /// free and no other graph builds, one of ``graphClaims`` otherwise. Nobody may build in `graph` yet.
+    mutating func take(inGraph graph: GraphIdentifier, by state: ResolutionState) {
+        if claimant == nil, graphClaims.isEmpty { return take(by: state, graph: graph) }
+        graphClaims.append((Holder(state: state, graph: graph), false))
+    }
+
+    /// Whether the build in `graph`, if one of ``graphClaims``, was made stale; otherwise whether the claimant's was.
+    func isStale(in graph: GraphIdentifier) -> Bool {
+        if !graphClaims.isEmpty, let claim = graphClaims.first(where: { $0.holder.graph == graph }) {
+            return claim.stale
+        }
+        return stale
+    }
+
+    /// Ends the claim `state` holds among ``graphClaims``, if any; returns whether it held one.
+    mutating func endGraphClaim(by state: ResolutionState) -> Bool {
+        guard let index = graphClaims.firstIndex(where: { $0.holder.state === state }) else { return false }
+        graphClaims.remove(at: index)
+        return true
     }
 
     /// Makes the claim free; returns whether the build that held it may keep its instance (it was not stale).

@@ -68,7 +68,26 @@
         }
         if policy != .transient, let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
         guard coordinated, !buildClaim.isHeld else { return .free }
+        // Graphs build their graph-scoped instances meanwhile: which graph's claim this is is decided by
+        // ``claim(inGraph:by:storage:)``.
+        if buildClaim.hasGraphClaims { return .busy }
         buildClaim.take(by: state, graph: graph)
+        return .claimed
+    }
+
+    /// Decides the claim of a graph-scoped instance in `graph` while a build holds the claim (see
+    /// ``BuildClaimState``): `.busy` when another thread builds in `graph` (see ``BuildClaimState/builder(in:)``),
+    /// `.free` when `state` does, otherwise the stored instance or the claim of `graph`'s build.
+    @inline(__always)
+    mutating func claim(
+        inGraph graph: GraphIdentifier,
+        by state: ResolutionState,
+        storage: (any InstanceStorage)?
+    ) -> BuildClaim {
+        // A build in `graph` first: its instance may be stored already while its callbacks still run.
+        if let builder = buildClaim.builder(in: graph) { return builder === state ? .free : .busy }
+        if let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
+        buildClaim.take(inGraph: graph, by: state)
         return .claimed
     }
 
@@ -107,7 +126,7 @@
         in storage: (any InstanceStorage)?,
         graph: GraphIdentifier
     ) -> UnsafeMutableRawPointer? {
-        if instance == nil || !buildClaim.stale { storage?.setInstance(instance, inGraph: graph) }
+        if instance == nil || !buildClaim.isStale(in: graph) { storage?.setInstance(instance, inGraph: graph) }
         let dropped = instance == nil ? typedShared : nil
         if instance == nil { typedShared = nil }
         return dropped

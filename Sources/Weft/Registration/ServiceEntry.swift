@@ -123,8 +123,24 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func releaseClaim(by state: ResolutionState) {
         lock.lock()
-        guard slot.buildClaim.isHeld, slot.buildClaim.admits(state) else { return lock.unlock() }
+        guard slot.buildClaim.isHeld, slot.buildClaim.admits(state) else {
+            // A build in a graph other than the claimant's (see ``BuildClaimState``).
+            let ended = slot.buildClaim.hasGraphClaims && slot.buildClaim.endGraphClaim(by: state)
+            lock.unlock()
+            if ended { BuildCoordinator.condition.broadcast() }
+            return
+        }
         _ = endBuildAndUnlock()
+    }
+
+    override func claim(inGraph graph: GraphIdentifier, by state: ResolutionState) -> BuildClaim {
+        let storage = lockWithStorage()
+        defer { lock.unlock() }
+        return slot.claim(inGraph: graph, by: state, storage: storage)
+    }
+
+    override func builder(inGraph graph: GraphIdentifier) -> ResolutionState? {
+        lock.withLock { slot.buildClaim.builder(in: graph) }
     }
 
     /// Ends the build in progress (the caller holds the lock) and lets go of the lock; wakes the waiters, and

@@ -102,6 +102,11 @@ public class _ServiceEntryBase: @unchecked Sendable {
         -> BuildClaim
     { abstract() }
     func releaseClaim(by state: ResolutionState) { abstract() }
+    /// Looks for this graph-scoped registration's instance in `graph`, or claims the right to build it there, while
+    /// another graph's build holds the claim (see ``BuildClaimState``).
+    func claim(inGraph graph: GraphIdentifier, by state: ResolutionState) -> BuildClaim { abstract() }
+    /// The resolution building this graph-scoped registration's instance in `graph` right now, if any.
+    func builder(inGraph graph: GraphIdentifier) -> ResolutionState? { abstract() }
     func runInitCompleted(resolver: any Resolver, instance: Any) throws { abstract() }
     func storedInstance(inGraph graph: GraphIdentifier) -> Any? { abstract() }
     /// The instance the build holding the claim has stored for `graph`, read without calling user code: the

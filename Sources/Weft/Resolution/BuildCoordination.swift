@@ -98,6 +98,21 @@ extension BuildCoordinator {
     }
 }
 
+/// The build of a graph-scoped instance in one graph, which that graph's threads wait for (see
+/// ``BuildClaimState``): whoever holds the registration's claim for another graph meanwhile.
+final class GraphBuildTarget: BuildWaitTarget, Sendable {
+    let entry: _ServiceEntryBase
+    let graph: GraphIdentifier
+
+    init(entry: _ServiceEntryBase, graph: GraphIdentifier) {
+        self.entry = entry
+        self.graph = graph
+    }
+
+    var waitBuilder: ResolutionState? { entry.builder(inGraph: graph) }
+    var offersInstance: Bool { waitBuilder != nil && entry.instanceOfBuilder(inGraph: graph) != nil }
+}
+
 extension _ServiceEntryBase: BuildWaitTarget {
     var waitBuilder: ResolutionState? { builder?.state }
     var offersInstance: Bool {
@@ -134,10 +149,14 @@ extension Container {
                     asyncInFlight: true
                 )
             case .busy:
-                // A graph's instance is waited for only by resolves in that graph: one in another graph makes its
-                // own, as graphs share nothing (a `synchronize()`d container still runs one factory at a time).
-                if policy == .perGraph, !synchronized, let builder = holder.builder, builder.graph != graph {
-                    return (nil, false)
+                // A graph's instance is waited for only by resolves in that graph: one in another graph claims its
+                // own graph's build, as graphs share nothing (a `synchronize()`d container still runs one factory at
+                // a time).
+                if policy == .perGraph, !synchronized {
+                    if let claimed = try claimInGraph(holder.registration, key: key, state: state, graph: graph) {
+                        return claimed
+                    }
+                    continue
                 }
                 // Asked for directly by async code: it suspends (see ``BuildCoordinator/suspendWhileBuilt(_:)``)
                 // rather than blocking its thread here. Nothing has been made in this resolve yet.
@@ -152,6 +171,37 @@ extension Container {
                     return (adopted, false)
                 }
             }
+        }
+    }
+
+    /// ``acquire(_:key:state:graph:policy:coordinated:)`` for a graph-scoped instance whose claim a build is
+    /// holding: the instance stored for `graph`, or the claim of `graph`'s build; nil once the thread building in
+    /// `graph` has ended its build, for the caller to look again.
+    func claimInGraph(
+        _ entry: _ServiceEntryBase,
+        key: ServiceKey,
+        state: ResolutionState,
+        graph: GraphIdentifier
+    ) throws -> (instance: Any?, claimed: Bool)? {
+        switch entry.claim(inGraph: graph, by: state) {
+        case .stored(let instance):
+            return (instance, false)
+        case .claimed:
+            state.claims.append(entry)
+            return (nil, true)
+        case .busy:
+            let target = GraphBuildTarget(entry: entry, graph: graph)
+            if state.suspendsForBuildOf == ObjectIdentifier(entry), state.frames.isEmpty {
+                throw BuildInProgress(target: target)
+            }
+            let offered = { entry.instanceOfBuilder(inGraph: graph) }
+            if let adopted = try BuildCoordinator.waitForBuilder(of: target, key: key, state: state, offered: offered) {
+                state.adopted.append(entry)
+                return (adopted, false)
+            }
+            return nil
+        case .free, .completingAsync:
+            return (nil, false)
         }
     }
 

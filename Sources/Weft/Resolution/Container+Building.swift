@@ -19,8 +19,10 @@ extension Container {
         if let recorder = fields.pointee.graphRecorder {
             return try makeRecorded(found, key: key, state: state, graph: graph, recorder: recorder, produce: produce)
         }
-        if !fields.pointee.sharedBuilds.isEmpty {
-            try recordDependency(found.entry, scoped: found.policy == .perScope, key: key, state: state)
+        if fields.pointee.busy & ResolutionState.Fields.notingUses != 0 {
+            try noteUseWhileBuilding(
+                found.entry, scoped: found.policy == .perScope, reused: found.policy == .perGraph, key: key,
+                state: state)
         }
         return try make(found, key: key, state: state, graph: graph, produce: produce)
     }
@@ -81,54 +83,6 @@ extension Container {
         } catch let error as ResolutionError {
             recorder.findings.failed(entry, with: error)
             throw error
-        }
-    }
-
-    /// Notes that the resolve in flight uses `entry` (`scoped`: a `.scoped` registration, kept in a scope's
-    /// slot): for invalidation, when a shared instance is being made, and for a verification's recorder, when one
-    /// is installed. Called once per resolve of a registration.
-    @inlinable @inline(__always)
-    func noteUse(of entry: EntryReference, scoped: Bool = false, state: ResolutionState) throws {
-        let fields = state.fields
-        // A recorder or a shared build (or a preparation, for which there is nothing to note): one test.
-        if fields.pointee.busy & (ResolutionState.Fields.recordingOrPreparing | ResolutionState.Fields.buildingShared)
-            != 0
-        {
-            try noteRecordedUse(of: entry, scoped: scoped, state: state)
-        }
-    }
-
-    /// ``noteUse(of:state:)`` when there is something to note, out of line: the check above is inlined into
-    /// every resolve, this is not.
-    @usableFromInline @inline(never)
-    func noteRecordedUse(of entry: EntryReference, scoped: Bool, state: ResolutionState) throws {
-        let fields = state.fields
-        // The recorder first: a verification records the edge even when the use is refused below.
-        if let recorder = fields.pointee.graphRecorder { recorder.resolving(entry, state: state) }
-        if !fields.pointee.sharedBuilds.isEmpty { try recordDependency(entry, scoped: scoped, state: state) }
-    }
-
-    /// Records that the shared instance being made uses `entry` (so that replacing or resetting `entry`
-    /// discards it); throws when that would make a longer-lived instance keep a scope's instance (`scoped`: `entry`
-    /// is a `.scoped` registration, kept in a scope's slot, asked for as `key`).
-    @inline(never)
-    func recordDependency(
-        _ entry: EntryReference, scoped: Bool = false, key: ServiceKey? = nil, state: ResolutionState
-    ) throws {
-        guard let builder = state.fields.pointee.sharedBuilds.last, !(builder === entry) else { return }
-        if scoped, builder._withUnsafeGuaranteedRef({ $0.lookupConfiguration.policy }) != .perScope {
-            let key =
-                key ?? ServiceKey(serviceType: entry.object.serviceType, argumentsType: entry.object.argumentsType)
-            throw capturedScopedService(key, holder: builder, state: state)
-        }
-        // Recorded between registrations: a scope's instance made with `entry` is discarded through its
-        // registration's discard count, which its slot compares (see ``SlotState/refresh(current:)``).
-        let recorded = entry._withUnsafeGuaranteedRef { entry in
-            builder._withUnsafeGuaranteedRef { builder in entry.addDependent(builder) }
-        }
-        if !recorded {
-            // `entry` was replaced or removed after this resolve found it: what is being built with it is stale.
-            builder.object.discardInstanceAndDependents()
         }
     }
 
@@ -228,6 +182,10 @@ extension Container {
         // A scope's instance is shared within its scope: what it is made with is recorded, as for a singleton.
         let shares = policy == .shared || policy == .perScope
         if shares { fields.pointee.sharedBuilds.append(entry) }
+        // A graph-scoped instance: what its factory uses is logged, for a singleton that reuses it later.
+        let logsUses = policy == .perGraph
+        let firstUse = fields.pointee.made.usesCount
+        if logsUses { fields.pointee.openGraphBuild() }
         let instance: Value
         do {
             if found.exact, Value.self == key.serviceType {
@@ -244,11 +202,13 @@ extension Container {
             fields.pointee.factoriesRunning -= 1
             fields.pointee.frames.pop()
             if shares { fields.pointee.sharedBuilds.removeLast() }
+            if logsUses { fields.pointee.closeGraphBuild() }
             if claimed { releaseClaim(on: holder(of: entry, in: slot), state: state) }
             try throwFactoryFailed(error, key: key, path: path)
         }
         fields.pointee.factoriesRunning -= 1
         if shares { fields.pointee.sharedBuilds.removeLast() }
+        if logsUses { fields.pointee.closeGraphBuild() }
         let frame = fields.pointee.frames.count - 1
         fields.pointee.frames[frame].inFactory = false
         // When nothing runs after the factory, a transient instance is done, and a graph-scoped one of a graph
@@ -268,6 +228,7 @@ extension Container {
                 inStorage: false,
                 policy: policy
             )
+            fields.pointee.made.setUses(at: fields.pointee.made.count - 1, from: firstUse)
         } else {
             do {
                 try keep(
@@ -277,6 +238,7 @@ extension Container {
                 fields.pointee.frames.pop()
                 throw error
             }
+            if logsUses, fields.pointee.made.usesCount > firstUse { noteUses(of: entry, from: firstUse, state: state) }
         }
         fields.pointee.frames.pop()
         return instance

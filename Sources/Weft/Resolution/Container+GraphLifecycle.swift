@@ -71,6 +71,9 @@ extension Container {
         if !fields.pointee.sharedBuilds.isEmpty {
             fields.pointee.sharedBuilds.removeAll()
         }
+        if fields.pointee.graphBuilds != 0 {
+            fields.pointee.clearGraphBuilds()
+        }
         if !fields.pointee.pending.isEmpty {
             // Callbacks that never ran (a failure left them) are no longer waited for.
             fields.pointee.completing = 0

@@ -80,7 +80,7 @@ extension Container {
     ) throws -> Service {
         let fields = state.fields
         let entry = found.entry
-        try recordDependencyIfBuildingShared(entry, state: state)
+        try noteUseIfBuilding(entry, state: state)
         try enterNested(entry, key: key, state: state)
         // After the catch below, which reads the path with this frame still on it.
         defer { leaveNested(fields, key: key) }
@@ -103,7 +103,7 @@ extension Container {
     ) throws -> Service {
         let fields = state.fields
         let entry = found.entry
-        try recordDependencyIfBuildingShared(entry, state: state)
+        try noteUseIfBuilding(entry, state: state)
         try enterNested(entry, key: key, state: state)
         // After the catch below, which reads the path with this frame still on it.
         defer {
@@ -127,23 +127,31 @@ extension Container {
         let fields = state.fields
         let entry = found.entry
         let graph = fields.pointee.graph.unsafelyUnwrapped
-        try recordDependencyIfBuildingShared(entry, state: state)
+        if fields.pointee.busy & ResolutionState.Fields.notingUses != 0 {
+            try noteGraphUseWhileBuilding(entry, state: state)
+        }
         if let index = madeIndex(of: entry, in: graph, state: state) {
             keepIfOther(fields)
             return try madeInstance(at: index, key: key, state: state)
         }
         try enterNested(entry, key: key, state: state)
+        // What the factory uses is logged, for a singleton that reuses the instance later (see `build`).
+        let firstUse = fields.pointee.made.usesCount
+        fields.pointee.openGraphBuild()
         do {
             // Recorded before the frame is left: nothing runs in between. The registration's type is `Service`
             // (an exact lookup), read from it and opened in the call: see `recordNewInstance(of:as:graph:fields:)`.
             let type = entry._withUnsafeGuaranteedRef { $0.serviceType }
             try recordNewInstance(of: entry, as: type, graph: graph, fields: fields)
         } catch {
+            fields.pointee.closeGraphBuild()
             let path = pathForFailure(of: error, state: state)
             leaveNested(fields, key: key)
             try throwFactoryFailed(error, key: key, path: path)
         }
+        fields.pointee.closeGraphBuild()
         let index = fields.pointee.made.count &- 1
+        fields.pointee.made.setUses(at: index, from: firstUse)
         // The factory let the graph escape (a `Lazy` or `Provider` took it; the private graph, this one when the
         // factory started, is then nil): `graphEscapes(_:)` put the graph's instances into their storage, but this
         // one was not recorded yet, so it goes there now, as `keep` puts an instance of a graph that is no longer
@@ -191,11 +199,12 @@ extension Container {
         fields.pointee.made[index].entry.object.store(fields.pointee.made.erased(at: index), inGraph: graph)
     }
 
-    /// What the general path does first when a shared instance is being made: records `entry` as its dependency.
+    /// What the general path does first when a shared or graph-scoped instance is being made: notes the use of
+    /// `entry` (see ``noteUseWhileBuilding(_:scoped:reused:key:state:)``).
     @inline(__always)
-    func recordDependencyIfBuildingShared(_ entry: EntryReference, state: ResolutionState) throws {
-        if state.fields.pointee.busy & ResolutionState.Fields.buildingShared != 0 {
-            try recordDependency(entry, state: state)
+    func noteUseIfBuilding(_ entry: EntryReference, state: ResolutionState) throws {
+        if state.fields.pointee.busy & ResolutionState.Fields.notingUses != 0 {
+            try noteUseWhileBuilding(entry, state: state)
         }
     }
 

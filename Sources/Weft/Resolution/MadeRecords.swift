@@ -21,9 +21,13 @@ struct MadeRecords {
         /// the graph can be used again later (see ``ResolutionState/Fields/privateGraph``).
         var inStorage: Bool
         let policy: SharingPolicy
+        /// For a graph-scoped instance, where the registrations its build used are in the log of uses (see
+        /// ``logUse(_:)``): from `usesFrom` up to `usesTo`. Empty for other instances.
+        var usesFrom: Int32 = 0
+        var usesTo: Int32 = 0
     }
 
-    private static let valueOffset = 32
+    private static let valueOffset = 48
     /// The largest instance (in bytes) kept as its own type; a larger one is kept as `Any`.
     private static let valueSize = 64
     private static let valueAlignment = 16
@@ -42,6 +46,14 @@ struct MadeRecords {
     /// How many records from ``mark`` on have their instance in the registration's storage too.
     var stored = 0
 
+    /// The registrations that graph-scoped builds of the current top-level resolve used, in the order they were
+    /// used (a nested build's between those of the build around it): a singleton that reuses such an instance
+    /// later in the graph is made with all of them too (see ``Container/recordUses(ofMadeAt:state:)``).
+    private var uses: UnsafeMutablePointer<EntryReference>
+    private var usesCapacity = 16
+    /// How many uses ``uses`` holds.
+    private(set) var usesCount = 0
+
     /// A registration and a graph, as the index knows them.
     private struct MadeKey: Hashable {
         let entry: UnsafeMutableRawPointer
@@ -58,12 +70,14 @@ struct MadeRecords {
     init() {
         assert(MemoryLayout<Record>.size <= Self.valueOffset && MemoryLayout<Any>.size <= Self.valueSize)
         chunks = .allocate(capacity: chunkCapacity)
+        uses = .allocate(capacity: usesCapacity)
     }
 
     /// Frees the memory; called by the owning thread's state when the thread ends (no record is left then).
     func deallocate() {
         for index in 0..<chunkCount { chunks[index].deallocate() }
         chunks.deallocate()
+        uses.deallocate()
     }
 
     /// Whether the current top-level resolve has records.
@@ -97,6 +111,36 @@ struct MadeRecords {
         mark = count
         stored = 0
         indexedUpTo = -1
+        // The uses of an earlier top-level resolve are read by nobody any more: its builds have all returned.
+        usesCount = 0
+    }
+
+    /// Adds `entry` to the log of uses: a graph-scoped build in flight uses it.
+    @inline(__always)
+    mutating func logUse(_ entry: EntryReference) {
+        if usesCount == usesCapacity { growUses() }
+        (uses + usesCount).initialize(to: entry)
+        usesCount &+= 1
+    }
+
+    private mutating func growUses() {
+        let larger = UnsafeMutablePointer<EntryReference>.allocate(capacity: usesCapacity * 2)
+        larger.moveInitialize(from: uses, count: usesCount)
+        uses.deallocate()
+        uses = larger
+        usesCapacity *= 2
+    }
+
+    /// The registration at `position` in the log of uses.
+    func use(at position: Int) -> EntryReference { uses[position] }
+
+    /// Notes that the build of the instance at `index` used what the log of uses holds from `first` on.
+    @inline(__always)
+    mutating func setUses(at index: Int, from first: Int) {
+        guard usesCount > first else { return }
+        let record = slot(index).assumingMemoryBound(to: Record.self)
+        record.pointee.usesFrom = Int32(first)
+        record.pointee.usesTo = Int32(usesCount)
     }
 
     /// Where the current top-level resolve last recorded `entry`'s instance in `graph`.

@@ -49,8 +49,13 @@ import WeftAtomics
         /// The shared registrations whose instances are being made (factory or callbacks), innermost last:
         /// what a resolve uses meanwhile is recorded as their dependency, for invalidation.
         @usableFromInline var sharedBuilds: [EntryReference] = [] {
-            didSet { note(Self.buildingShared, sharedBuilds.isEmpty) }
+            didSet { note(Self.notingUses, sharedBuilds.isEmpty && graphBuilds == 0) }
         }
+        /// How many factories of graph-scoped instances are running (beside a top-level resolve's own): what a
+        /// resolve uses meanwhile goes into ``made``'s log of uses, so that a singleton that reuses such an
+        /// instance later in the graph is recorded as made with it too. Changed through ``openGraphBuild()`` and
+        /// ``closeGraphBuild()``, which keep ``busy``.
+        private(set) var graphBuilds = 0
         /// A caller's preparation for the instance made at frame index ``preparationFrame`` (see
         /// `Resolver.require(_:name:preparing:)`).
         var preparation: ((Any) throws -> Void)? { didSet { note(Self.preparing, preparation == nil) } }
@@ -80,12 +85,32 @@ import WeftAtomics
         /// The bits of ``busy`` set while a verification records (``graphRecorder``) or a caller prepares an
         /// instance (``preparation``): a resolve then records or prepares, which the nested path does not.
         @usableFromInline static var recordingOrPreparing: UInt8 { recording | preparing }
-        /// The bit of ``busy`` set while a shared instance is being made (``sharedBuilds``): what a resolve uses
-        /// meanwhile is recorded as its dependency.
-        @usableFromInline static var buildingShared: UInt8 { 4 }
+        /// The bit of ``busy`` set while a shared instance is being made (``sharedBuilds``) or a graph-scoped one
+        /// (``graphBuilds``): what a resolve uses meanwhile is recorded as the shared one's dependency, or logged.
+        @usableFromInline static var notingUses: UInt8 { 4 }
         /// The bits of ``busy`` set while the graph holds anything its end must complete beside ``made``: queued
-        /// callbacks, claims, adopted instances, kept containers, shared builds.
-        static var keepingOrQueueing: UInt8 { queueing | claiming | adopting | keeping | buildingShared | deferring }
+        /// callbacks, claims, adopted instances, kept containers, shared (or graph-scoped) builds.
+        static var keepingOrQueueing: UInt8 { queueing | claiming | adopting | keeping | notingUses | deferring }
+
+        /// Notes that a graph-scoped instance's factory starts.
+        @inline(__always)
+        mutating func openGraphBuild() {
+            graphBuilds &+= 1
+            busy |= Self.notingUses
+        }
+
+        /// Notes that a graph-scoped instance's factory returned or threw.
+        @inline(__always)
+        mutating func closeGraphBuild() {
+            graphBuilds &-= 1
+            if graphBuilds == 0, sharedBuilds.isEmpty { busy &= ~Self.notingUses }
+        }
+
+        /// Forgets the graph-scoped builds a failed resolve left open.
+        mutating func clearGraphBuilds() {
+            graphBuilds = 0
+            if sharedBuilds.isEmpty { busy &= ~Self.notingUses }
+        }
 
         /// Sets `bit` of ``busy`` unless `clear`.
         private mutating func note(_ bit: UInt8, _ clear: Bool) {

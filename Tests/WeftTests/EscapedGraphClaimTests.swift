@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import Testing
+import Weft
+
+/// A graph-scoped service of a graph that can be named from outside is made once in that graph, whatever another
+/// graph is making at the same time: threads of one graph wait for that graph's builder, not for another graph's.
+@Suite(.timeLimit(.minutes(1))) struct EscapedGraphClaimTests {
+    final class Engine: Sendable {
+        let graph: String
+        init(graph: String) { self.graph = graph }
+    }
+
+    /// A container whose `.graph` Engine blocks in graph A's build until `releaseA`, and whose first build in graph B
+    /// waits (a while at most) for a second build in B to start, which happens only if B's threads do not wait for
+    /// each other.
+    struct Setup {
+        let container = Container()
+        let graphA = GraphIdentifier()
+        let graphB = GraphIdentifier()
+        let aEntered = DispatchSemaphore(value: 0)
+        let releaseA = DispatchSemaphore(value: 0)
+        let secondInB = DispatchSemaphore(value: 0)
+        let buildsInB = Counter()
+
+        init() {
+            let (graphA, aEntered, releaseA) = (graphA, aEntered, releaseA)
+            let (secondInB, buildsInB) = (secondInB, buildsInB)
+            container.register(Engine.self) { r in
+                if try r.require(GraphIdentifier.self) == graphA {
+                    aEntered.signal()
+                    releaseA.wait()
+                    return Engine(graph: "A")
+                }
+                if buildsInB.increment() == 1 {
+                    _ = secondInB.wait(timeout: .now() + 1)
+                } else {
+                    secondInB.signal()
+                }
+                return Engine(graph: "B")
+            }
+            .inObjectScope(.graph)
+        }
+    }
+
+    @Test func twoThreadsOfOneGraphGetOneInstanceWhileAnotherGraphHoldsTheBuild() throws {
+        let setup = Setup()
+        let container = setup.container
+        let (graphA, graphB) = (setup.graphA, setup.graphB)
+        let inA = Collected<Engine>()
+        let builderA = runOnThread {
+            if let engine = try? container.withObjectGraph(graphA, closure: { try $0.require(Engine.self) }) {
+                inA.append(engine)
+            }
+        }
+        #expect(setup.aEntered.wait(timeout: .now() + 10) == .success)
+
+        let inB = Collected<Engine>()
+        let barrier = StartBarrier(count: 2)
+        let threadsB = (0..<2).map { _ in
+            runOnThread {
+                _ = barrier.arriveAndWait()
+                if let engine = try? container.withObjectGraph(graphB, closure: { try $0.require(Engine.self) }) {
+                    inB.append(engine)
+                }
+            }
+        }
+        for thread in threadsB { #expect(thread.wait(seconds: 20)) }
+        setup.releaseA.signal()
+        #expect(builderA.wait(seconds: 20))
+
+        #expect(setup.buildsInB.value == 1)
+        #expect(inB.values.count == 2)
+        #expect(inB.values.first === inB.values.last)
+        #expect(inA.values.count == 1)
+        #expect(inA.values.first?.graph == "A")
+    }
+}
