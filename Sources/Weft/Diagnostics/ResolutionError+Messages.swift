@@ -54,6 +54,8 @@ extension ResolutionError: CustomStringConvertible {
                 + "so none of them can be made first.\n"
                 + "Break it by setting one of these references in initCompleted instead of in the factory, "
                 + "or let \(closing) take \(wrapped)."
+        case .factoryFailed where thrownByDecorator:
+            return "A decorator of \(request) threw (its factory had returned): \(underlyingText)"
         case .factoryFailed:
             return "The factory of \(request) threw: \(underlyingText)"
         case .initCompletedFailed:

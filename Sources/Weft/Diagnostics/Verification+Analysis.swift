@@ -151,6 +151,9 @@ extension Verification {
                     hint = "Make the factory of \(label) return an instance of \(nodes[failure.node].key.serviceType)."
                 case .initCompletedFailed?:
                     hint = "Fix what the callback throws for; resolving \(label) at run time fails the same way."
+                case .factoryFailed? where resolution?.thrownByDecorator == true:
+                    hint =
+                        "Fix what the decorator of \(label) throws for; resolving \(label) at run time fails the same way."
                 default:
                     hint = "Fix what the factory throws for; resolving \(label) at run time fails the same way."
                 }
