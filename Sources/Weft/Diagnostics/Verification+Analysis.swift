@@ -145,17 +145,23 @@ extension Verification {
                 let label = nodes[failure.node].label
                 let resolution = failure.error as? ResolutionError
                 let cause = resolution?.underlyingError ?? (resolution == nil ? failure.error : nil)
+                // No request names a collection's element: it is named in words, and its collection is what
+                // fails at run time.
+                let key = nodes[failure.node].key
+                let element = key.option as? ContributionOption
+                let named = element == nil ? label : key.requestDescription
+                let failing = element.map { "\($0.collectionLabel(name: key.name)), which makes it," } ?? label
                 let hint: String
                 switch resolution?.reason {
                 case .typeMismatch?:
-                    hint = "Make the factory of \(label) return an instance of \(nodes[failure.node].key.serviceType)."
+                    hint = "Make the factory of \(named) return an instance of \(key.serviceType)."
                 case .initCompletedFailed?:
-                    hint = "Fix what the callback throws for; resolving \(label) at run time fails the same way."
+                    hint = "Fix what the callback throws for; resolving \(failing) at run time fails the same way."
                 case .factoryFailed? where resolution?.thrownByDecorator == true:
                     hint =
-                        "Fix what the decorator of \(label) throws for; resolving \(label) at run time fails the same way."
+                        "Fix what the decorator of \(named) throws for; resolving \(failing) at run time fails the same way."
                 default:
-                    hint = "Fix what the factory throws for; resolving \(label) at run time fails the same way."
+                    hint = "Fix what the factory throws for; resolving \(failing) at run time fails the same way."
                 }
                 return VerificationReport.Problem(
                     .buildFailed,

@@ -89,10 +89,16 @@ extension ServiceKey {
         return text + "[\"\(name)\"]"
     }
 
-    /// How this key reads in a message: `Engine named "v8" with arguments (Int, String)`.
+    /// How this key reads in a message: `Engine named "v8" with arguments (Int, String)`, or for an element of a
+    /// collection, which no request spells, its place: `the 2nd element contributed to Array<any Plugin>`.
     var requestDescription: String {
-        var text = String(describing: serviceType)
-        if let name { text += " named \"\(name)\"" }
+        var text: String
+        if hasOption, let contribution = option as? ContributionOption {
+            text = contribution.elementDescription(name: name)
+        } else {
+            text = String(describing: serviceType)
+            if let name { text += " named \"\(name)\"" }
+        }
         let arguments = argumentTypeNames
         if !arguments.isEmpty { text += " with arguments (" + arguments.joined(separator: ", ") + ")" }
         return text
