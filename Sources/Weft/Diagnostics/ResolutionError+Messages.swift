@@ -126,8 +126,8 @@ extension ResolutionError: CustomStringConvertible {
 }
 
 extension ContributionOption {
-    /// The element in words, for messages: `the 2nd element contributed to Array<any Plugin>`, `the element "audit"
-    /// contributed to ...`, `the element for key "users" of Dictionary<String, any Handler>`, and where it was
+    /// The element in words, for messages: `the 2nd element contributed to Array<Plugin>`, `the element "audit"
+    /// contributed to ...`, `the element for key "users" of Dictionary<String, Handler>`, and where it was
     /// contributed when that was not a container without a parent (its elements come first, a child's after them,
     /// each numbered on its own).
     func elementDescription(name: String?) -> String {
@@ -145,7 +145,7 @@ extension ContributionOption {
         }
     }
 
-    /// The collection as paths write it: `Array<any Plugin>`, `Array<any Plugin>["named"]`.
+    /// The collection as paths write it: `Array<Plugin>`, `Array<Plugin>["named"]`.
     func collectionLabel(name: String?) -> String {
         String(describing: collection) + (name.map { "[\"\($0)\"]" } ?? "")
     }
