@@ -141,7 +141,13 @@ extension Verification {
         // MARK: Build failures
 
         private func failureProblems() -> [VerificationReport.Problem] {
-            verification.failures.map { failure in
+            // A chain too deep for the thread stops the build of each registration on it, at a different step: one
+            // problem, the first, with how many more registrations stopped the same way.
+            let tooDeep = verification.failures.filter { ($0.error as? ResolutionError)?.reason == .tooDeep }
+            let failures = verification.failures.filter {
+                ($0.error as? ResolutionError)?.reason != .tooDeep || $0.node == tooDeep.first?.node
+            }
+            return failures.map { failure in
                 let label = nodes[failure.node].label
                 let resolution = failure.error as? ResolutionError
                 let cause = resolution?.underlyingError ?? (resolution == nil ? failure.error : nil)
@@ -157,6 +163,11 @@ extension Verification {
                     hint = "Make the factory of \(named) return an instance of \(key.serviceType)."
                 case .initCompletedFailed?:
                     hint = "Fix what the callback throws for; resolving \(failing) at run time fails the same way."
+                case .tooDeep?:
+                    hint =
+                        "The chain is deeper than the verifying thread's stack allows: if it is meant, resolve "
+                        + "\(failing) on a thread with a larger stack (and verify there); if not, look for "
+                        + "registrations that keep asking for one more."
                 case .factoryFailed? where resolution?.thrownByDecorator == true:
                     hint =
                         "Fix what the decorator of \(named) throws for; resolving \(failing) at run time fails the same way."
@@ -169,7 +180,9 @@ extension Verification {
                     message: resolution.map(Self.headline) ?? "Building \(label) failed: \(failure.error)",
                     path: labels(rootPath(to: failure.node)),
                     hint: hint,
-                    details: cause.map { ["error: \($0)"] } ?? [],
+                    details: resolution?.reason == .tooDeep && tooDeep.count > 1
+                        ? ["\(tooDeep.count - 1) more registrations on the chain stopped the same way"]
+                        : cause.map { ["error: \($0)"] } ?? [],
                     underlyingError: cause
                 )
             }
