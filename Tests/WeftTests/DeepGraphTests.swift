@@ -164,4 +164,22 @@ import Weft
         #expect(await thread.finished(within: 120))
         #expect(holder.root == nil)
     }
+
+    @Test func verificationReportsAChainTooDeepForItsThreadOnceWithAHintAboutDepthNotAThrowingFactory() async throws {
+        // Verification builds the chain from each of its registrations, each one until the stack runs low.
+        let container = Self.chain(of: 1_500)
+        let reports = Collected<VerificationReport>()
+        let thread = runOnThread(stackSize: 256 << 10) { reports.append(container.verificationReport()) }
+        #expect(await thread.finished(within: 120))
+        let report = try #require(reports.values.first)
+
+        // One chain, one problem, however many of its registrations stopped at the stack's end.
+        let tooDeep = report.problems.filter { $0.message.contains("stack is nearly used up") }
+        #expect(tooDeep.count == 1)
+        let problem = try #require(tooDeep.first)
+        #expect(problem.kind == .buildFailed)
+        #expect(problem.details.first?.hasSuffix("more registrations on the chain stopped the same way") == true)
+        #expect(!problem.hint.contains("throws"))
+        #expect(problem.hint.hasPrefix("The chain is deeper than the verifying thread's stack allows"))
+    }
 }

@@ -111,7 +111,8 @@ import Weft
     ]
 
     static let scopeClasses = [
-        "container": "scopeContainer", "weak": "scopeWeak", "graph": "scopeGraph", "transient": "scopeTransient",
+        "container": "scopeContainer", "cached": "scopeContainer", "weak": "scopeWeak", "graph": "scopeGraph",
+        "transient": "scopeTransient", "scoped": "scopeScoped",
     ]
 
     /// The label lines of `node`: the service, its scope and registration, its arguments, its forwarded types.

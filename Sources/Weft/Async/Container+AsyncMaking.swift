@@ -209,7 +209,7 @@ extension Container {
         } catch let error as ResolutionError {
             throw error
         } catch {
-            throw ResolutionError(reason: .factoryFailed, key: key, path: inner.path, underlyingError: error)
+            throw ResolutionError.factoryFailed(error, key: key, path: inner.path)
         }
         // The callbacks of what a shared instance's factory made wait for it on its build: they run before its own.
         let queued = step.shared ? step.build.map(Self.takeQueued(on:)) ?? [] : []

@@ -355,7 +355,7 @@ extension Container {
     @inline(never)
     static func factoryError(_ error: any Error, key: ServiceKey, context: AsyncContext) -> any Error {
         if error is ResolutionError { return error }
-        return ResolutionError(reason: .factoryFailed, key: key, path: context.path, underlyingError: error)
+        return ResolutionError.factoryFailed(error, key: key, path: context.path)
     }
 }
 

@@ -37,7 +37,8 @@ extension Container {
             for candidate in current.ownRegistrations().keys.sorted(by: {
                 $0.requestDescription < $1.requestDescription
             })
-            where candidate != key {
+            // An element of a collection is resolved through its collection only: no request can name it.
+            where candidate != key && !(candidate.hasOption && candidate.option is ContributionOption) {
                 let name = String(describing: candidate.serviceType)
                 let sameType = candidate.serviceType == key.serviceType
                 let optionalTwin = name == "Optional<\(wanted)>" || wanted == "Optional<\(name)>"

@@ -3,9 +3,9 @@
 /// Both use the same conventions, so the pictures read alike:
 ///
 /// - A node shows the service (with its name), its scope, and whether it is autoregistered; the fill colour
-///   is the scope's (`.container` blue, `.weak` amber, `.transient` grey, `.graph` white, custom scopes
-///   violet). Autoregistered services have square corners, closure registrations rounded ones. A service
-///   that is asked for but not registered is drawn dashed and red.
+///   is the scope's (`.container` and `.cached` blue, `.weak` amber, `.transient` grey, `.graph` white,
+///   `.scoped` green, custom scopes violet). Autoregistered services have square corners, closure registrations
+///   rounded ones. A service that is asked for but not registered is drawn dashed and red.
 /// - An edge from an initializer or factory is solid, one from an `initCompleted` callback dashed (Graphviz) or
 ///   dotted (Mermaid), one from a property wrapper dotted (Graphviz) or thick (Mermaid). `Lazy`, `Provider`
 ///   and optional dependencies are labelled so.
@@ -145,9 +145,10 @@ struct NodeStyle {
     static let weak = NodeStyle(name: "scopeWeak", fill: "#fef3c7", stroke: "#92400e")
     static let graph = NodeStyle(name: "scopeGraph", fill: "#ffffff", stroke: "#374151")
     static let transient = NodeStyle(name: "scopeTransient", fill: "#f3f4f6", stroke: "#374151")
+    static let scoped = NodeStyle(name: "scopeScoped", fill: "#dcfce7", stroke: "#166534")
     static let custom = NodeStyle(name: "scopeCustom", fill: "#ede9fe", stroke: "#5b21b6")
     static let missing = NodeStyle(name: "missing", fill: "#fee2e2", stroke: "#b91c1c")
-    static let all = [container, weak, graph, transient, custom, missing]
+    static let all = [container, weak, graph, transient, scoped, custom, missing]
 }
 
 extension DependencyGraph.Node {
@@ -172,10 +173,12 @@ extension DependencyGraph.Node {
     var style: NodeStyle {
         switch (registration, scope) {
         case (.missing, _): return .missing
-        case (_, "container"): return .container
+        // `.cached` is a singleton scope reset on its own: drawn as the singletons are.
+        case (_, "container"), (_, "cached"): return .container
         case (_, "weak"): return .weak
         case (_, "graph"): return .graph
         case (_, "transient"): return .transient
+        case (_, "scoped"): return .scoped
         default: return .custom
         }
     }
@@ -193,5 +196,47 @@ extension DependencyGraph.Edge {
         case .provider: parts.append("Provider")
         }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+}
+
+extension DependencyGraph: CustomStringConvertible {
+    /// A line to read in a log or a debugger: how many registrations and dependencies, the services asked for but
+    /// not registered, and the roots (registrations nothing in the graph depends on: where resolves start), the first
+    /// few by name. ``dot`` and ``mermaid`` draw the whole graph.
+    ///
+    /// ```
+    /// DependencyGraph: 5 registrations, 1 not registered (Metrics), 5 dependencies; roots: Dashboard, Garage
+    /// ```
+    public var description: String {
+        let registered = nodes.filter { $0.registration != .missing }
+        guard !nodes.isEmpty else { return "DependencyGraph: no registrations" }
+        var parts = [Self.count(registered.count, "registration")]
+        let missing = nodes.filter { $0.registration == .missing }.map(\.label)
+        if !missing.isEmpty { parts.append("\(missing.count) not registered (\(Self.list(missing)))") }
+        parts.append(Self.count(edges.count, "dependency"))
+        let depended = Set(edges.map(\.to))
+        let roots = registered.filter { !depended.contains($0.id) }.map(\.label)
+        let rooted = roots.isEmpty ? "" : "; roots: " + Self.list(roots)
+        return "DependencyGraph: " + parts.joined(separator: ", ") + rooted
+    }
+
+    /// `count` and `noun`, in the plural unless it is one.
+    private static func count(_ count: Int, _ noun: String) -> String {
+        guard count != 1 else { return "1 \(noun)" }
+        return noun.hasSuffix("y") ? "\(count) \(noun.dropLast())ies" : "\(count) \(noun)s"
+    }
+
+    /// The first five of `labels`, and how many more there are.
+    private static func list(_ labels: [String]) -> String {
+        let shown = labels.prefix(5).joined(separator: ", ")
+        return labels.count > 5 ? "\(shown) and \(labels.count - 5) more" : shown
+    }
+}
+
+extension DependencyGraph.Node: CustomStringConvertible {
+    /// The node as the exports label it, on one line: `Engine["v8"] (.container)`, `Logger (.graph, autoregistered)`,
+    /// `Metrics (not registered)`.
+    public var description: String {
+        "\(label) (\(exportLines[1]))"
     }
 }

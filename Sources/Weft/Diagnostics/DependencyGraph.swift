@@ -45,7 +45,7 @@ public struct DependencyGraph: Sendable, Equatable {
         /// elements.
         public let isCollection: Bool
         /// For an element contributed to a collection: the collection and the element's place in it, as paths
-        /// write it, e.g. `Array<any Plugin>#1` or `Dictionary<String, any Handler>["users"]`; nil otherwise.
+        /// write it, e.g. `Array<Plugin>#1` or `Dictionary<String, Handler>["users"]`; nil otherwise.
         public let collectionElement: String?
         /// How many decorators wrap the service's factory (see
         /// ``Container/decorate(_:name:decorator:)-(_,_,(Resolver,Service)->Service)``); their dependencies are the

@@ -54,6 +54,8 @@ extension ResolutionError: CustomStringConvertible {
                 + "so none of them can be made first.\n"
                 + "Break it by setting one of these references in initCompleted instead of in the factory, "
                 + "or let \(closing) take \(wrapped)."
+        case .factoryFailed where thrownByDecorator:
+            return "A decorator of \(request) threw (its factory had returned): \(underlyingText)"
         case .factoryFailed:
             return "The factory of \(request) threw: \(underlyingText)"
         case .initCompletedFailed:
@@ -120,5 +122,44 @@ extension ResolutionError: CustomStringConvertible {
 
     fileprivate var underlyingText: String {
         underlyingError.map { String(describing: $0) } ?? "an unknown error"
+    }
+}
+
+extension ContributionOption {
+    /// The element in words, for messages: `the 2nd element contributed to Array<Plugin>`, `the element "audit"
+    /// contributed to ...`, `the element for key "users" of Dictionary<String, Handler>`, and where it was
+    /// contributed when that was not a container without a parent (its elements come first, a child's after them,
+    /// each numbered on its own).
+    func elementDescription(name: String?) -> String {
+        let collection = collectionLabel(name: name)
+        let element: String
+        switch place {
+        case .position(let position): element = "the \(Self.ordinal(position)) element contributed to \(collection)"
+        case .id(let id): element = "the element \"\(id)\" contributed to \(collection)"
+        case .key(let key): element = "the element for key \(String(reflecting: key)) of \(collection)"
+        }
+        switch level {
+        case 0: return element
+        case 1: return element + " in a child container"
+        default: return element + " in a child container \(level) levels below the root"
+        }
+    }
+
+    /// The collection as paths write it: `Array<Plugin>`, `Array<Plugin>["named"]`.
+    func collectionLabel(name: String?) -> String {
+        String(describing: collection) + (name.map { "[\"\($0)\"]" } ?? "")
+    }
+
+    /// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
     }
 }

@@ -141,18 +141,38 @@ extension Verification {
         // MARK: Build failures
 
         private func failureProblems() -> [VerificationReport.Problem] {
-            verification.failures.map { failure in
+            // A chain too deep for the thread stops the build of each registration on it, at a different step: one
+            // problem, the first, with how many more registrations stopped the same way.
+            let tooDeep = verification.failures.filter { ($0.error as? ResolutionError)?.reason == .tooDeep }
+            let failures = verification.failures.filter {
+                ($0.error as? ResolutionError)?.reason != .tooDeep || $0.node == tooDeep.first?.node
+            }
+            return failures.map { failure in
                 let label = nodes[failure.node].label
                 let resolution = failure.error as? ResolutionError
                 let cause = resolution?.underlyingError ?? (resolution == nil ? failure.error : nil)
+                // No request names a collection's element: it is named in words, and its collection is what
+                // fails at run time.
+                let key = nodes[failure.node].key
+                let element = key.option as? ContributionOption
+                let named = element == nil ? label : key.requestDescription
+                let failing = element.map { "\($0.collectionLabel(name: key.name)), which makes it," } ?? label
                 let hint: String
                 switch resolution?.reason {
                 case .typeMismatch?:
-                    hint = "Make the factory of \(label) return an instance of \(nodes[failure.node].key.serviceType)."
+                    hint = "Make the factory of \(named) return an instance of \(key.serviceType)."
                 case .initCompletedFailed?:
-                    hint = "Fix what the callback throws for; resolving \(label) at run time fails the same way."
+                    hint = "Fix what the callback throws for; resolving \(failing) at run time fails the same way."
+                case .tooDeep?:
+                    hint =
+                        "The chain is deeper than the verifying thread's stack allows: if it is meant, resolve "
+                        + "\(failing) on a thread with a larger stack (and verify there); if not, look for "
+                        + "registrations that keep asking for one more."
+                case .factoryFailed? where resolution?.thrownByDecorator == true:
+                    hint =
+                        "Fix what the decorator of \(named) throws for; resolving \(failing) at run time fails the same way."
                 default:
-                    hint = "Fix what the factory throws for; resolving \(label) at run time fails the same way."
+                    hint = "Fix what the factory throws for; resolving \(failing) at run time fails the same way."
                 }
                 return VerificationReport.Problem(
                     .buildFailed,
@@ -160,7 +180,9 @@ extension Verification {
                     message: resolution.map(Self.headline) ?? "Building \(label) failed: \(failure.error)",
                     path: labels(rootPath(to: failure.node)),
                     hint: hint,
-                    details: cause.map { ["error: \($0)"] } ?? [],
+                    details: resolution?.reason == .tooDeep && tooDeep.count > 1
+                        ? ["\(tooDeep.count - 1) more registrations on the chain stopped the same way"]
+                        : cause.map { ["error: \($0)"] } ?? [],
                     underlyingError: cause
                 )
             }

@@ -41,26 +41,34 @@ extension Verification.Analysis {
         return problems
     }
 
-    /// One cycle per back edge of a depth-first search over the links `include` accepts.
+    /// One cycle per back edge of a depth-first search over the links `include` accepts. The search keeps its
+    /// path in an array rather than recursing: a chain of registrations thousands long must not overflow the stack
+    /// of the thread that verifies (the engine stops such a build with `.tooDeep`, the search must get that far).
     private func cycles(following include: (Int, Link) -> Bool) -> [[Int]] {
-        var state = [UInt8](repeating: 0, count: nodes.count)  // 0: not seen, 1: on the stack, 2: done
-        var stack: [Int] = []
+        var state = [UInt8](repeating: 0, count: nodes.count)  // 0: not seen, 1: on the path, 2: done
+        // The nodes being visited, outermost first, each with the index of the next of its links to follow.
+        var path: [(node: Int, next: Int)] = []
         var result: [[Int]] = []
-        func visit(_ node: Int) {
-            state[node] = 1
-            stack.append(node)
-            for link in links[node] where include(node, link) {
-                if state[link.to] == 1, let start = stack.lastIndex(of: link.to) {
-                    result.append(Array(stack[start...]))
+        for root in nodes.indices where state[root] == 0 {
+            state[root] = 1
+            path.append((root, 0))
+            while let top = path.last {
+                let outgoing = links[top.node]
+                guard top.next < outgoing.count else {
+                    path.removeLast()
+                    state[top.node] = 2
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let link = outgoing[top.next]
+                guard include(top.node, link) else { continue }
+                if state[link.to] == 1, let start = path.lastIndex(where: { $0.node == link.to }) {
+                    result.append(path[start...].map(\.node))
                 } else if state[link.to] == 0 {
-                    visit(link.to)
+                    state[link.to] = 1
+                    path.append((link.to, 0))
                 }
             }
-            stack.removeLast()
-            state[node] = 2
-        }
-        for node in nodes.indices where state[node] == 0 {
-            visit(node)
         }
         return result
     }

@@ -240,8 +240,8 @@ struct ContributionOption: ServiceKeyOption {
     let level: Int
     let place: Place
 
-    /// How a path and the dependency graph write the element: `Array<any Plugin>#2`,
-    /// `Dictionary<String, any Handler>["users"]`, with the collection's name after its type.
+    /// How a path and the dependency graph write the element: `Array<Plugin>#2`,
+    /// `Dictionary<String, Handler>["users"]`, with the collection's name after its type.
     func label(name: String?) -> String {
         var text = String(describing: collection)
         if let name { text += "[\"\(name)\"]" }

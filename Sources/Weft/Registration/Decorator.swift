@@ -13,15 +13,43 @@ final class Decorator<Service>: @unchecked Sendable {
     let onMainActor: Bool
 
     init(_ decorate: @escaping (any Resolver, Service) throws -> Service, onMainActor: Bool = false) {
-        self.decorate = decorate
+        self.decorate = { resolver, instance in
+            do {
+                return try decorate(resolver, instance)
+            } catch {
+                throw DecoratorFailure.wrapping(error)
+            }
+        }
         decorateAsync = nil
         self.onMainActor = onMainActor
     }
 
     init(async decorate: @escaping AsyncDecoration<Service>) {
         self.decorate = { _, _ in throw asyncFactoryResolvedSynchronously() }
-        decorateAsync = decorate
+        decorateAsync = { resolver, instance in
+            do {
+                return try await decorate(resolver, instance)
+            } catch {
+                throw DecoratorFailure.wrapping(error)
+            }
+        }
         onMainActor = false
+    }
+}
+
+/// What a decorator's closure threw. Decorators are folded into the factory closure they wrap, so the engine, where
+/// that closure throws, cannot otherwise tell their failures from the factory's: it unwraps this into a
+/// ``ResolutionError`` with ``ResolutionError/thrownByDecorator`` set (see ``ResolutionError/factoryFailed(_:key:path:)``),
+/// and no caller ever sees it.
+struct DecoratorFailure: Error {
+    /// What the decorator threw.
+    let error: any Error
+
+    /// `error` as it leaves a decorator: the engine's own errors as they are (a ``ResolutionError`` of what the
+    /// decorator resolved, ``BuildInProgress``), anything else wrapped.
+    static func wrapping(_ error: any Error) -> any Error {
+        if error is ResolutionError || error is BuildInProgress || error is DecoratorFailure { return error }
+        return DecoratorFailure(error: error)
     }
 }
 

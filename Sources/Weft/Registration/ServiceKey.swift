@@ -80,7 +80,7 @@ extension ServiceKey {
 
     /// How this key reads in a resolution path: `Engine`, or `Engine["v8"]` for a named registration.
     var pathComponent: String {
-        // An element of a collection reads as its place in the collection: `Array<any Plugin>#2`.
+        // An element of a collection reads as its place in the collection: `Array<Plugin>#2`.
         if hasOption, let contribution = option as? ContributionOption { return contribution.label(name: name) }
         // The registration a decorated forwarded type resolves through reads as its own type: `Cat`.
         if hasOption, let forwarded = option as? ForwardedOption { return String(describing: forwarded.target) }
@@ -89,10 +89,16 @@ extension ServiceKey {
         return text + "[\"\(name)\"]"
     }
 
-    /// How this key reads in a message: `Engine named "v8" with arguments (Int, String)`.
+    /// How this key reads in a message: `Engine named "v8" with arguments (Int, String)`, or for an element of a
+    /// collection, which no request spells, its place: `the 2nd element contributed to Array<Plugin>`.
     var requestDescription: String {
-        var text = String(describing: serviceType)
-        if let name { text += " named \"\(name)\"" }
+        var text: String
+        if hasOption, let contribution = option as? ContributionOption {
+            text = contribution.elementDescription(name: name)
+        } else {
+            text = String(describing: serviceType)
+            if let name { text += " named \"\(name)\"" }
+        }
         let arguments = argumentTypeNames
         if !arguments.isEmpty { text += " with arguments (" + arguments.joined(separator: ", ") + ")" }
         return text

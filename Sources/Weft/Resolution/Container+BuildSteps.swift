@@ -22,11 +22,12 @@ extension Container {
         error is ResolutionError ? [] : state.path
     }
 
-    /// Rethrows a factory's ``ResolutionError`` as it is, and wraps any other error as `.factoryFailed`.
+    /// Rethrows a factory's ``ResolutionError`` as it is, and wraps any other error as `.factoryFailed` (telling a
+    /// decorator's failure apart).
     @inline(never)
     func throwFactoryFailed(_ error: any Error, key: ServiceKey, path: [String]) throws -> Never {
         if let error = error as? ResolutionError { throw error }
-        throw ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
+        throw ResolutionError.factoryFailed(error, key: key, path: path)
     }
 
     /// Throws `.scopeEnded` for an instance whose scope ended while it was being made, after tearing the

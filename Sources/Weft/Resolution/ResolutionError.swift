@@ -21,7 +21,8 @@ public struct ResolutionError: Error, @unchecked Sendable {
         case missingRegistration
         /// The factories of the services on the path ask for each other, so none can be made first.
         case circularDependency
-        /// A factory threw; see ``ResolutionError/underlyingError``.
+        /// A factory threw, or a decorator wrapping what it made (``ResolutionError/thrownByDecorator`` tells which);
+        /// see ``ResolutionError/underlyingError``.
         case factoryFailed
         /// An `initCompleted` callback threw; see ``ResolutionError/underlyingError``.
         case initCompletedFailed
@@ -54,8 +55,13 @@ public struct ResolutionError: Error, @unchecked Sendable {
     public internal(set) var path: [String]
     /// Registrations that exist and might have been meant (other names, arguments, containers).
     public let suggestions: [String]
-    /// The error a factory or `initCompleted` callback threw.
+    /// The error a factory, a decorator or an `initCompleted` callback threw.
     public let underlyingError: (any Error)?
+
+    /// For ``Reason/factoryFailed``: whether a decorator of the service threw (see
+    /// ``Container/decorate(_:name:decorator:)``), after its factory had returned, rather than the factory itself.
+    /// ``underlyingError`` is then what the decorator threw.
+    public let thrownByDecorator: Bool
 
     /// The stable identifier of ``reason``, e.g. `Weft.missingRegistration`.
     public var identifier: String { "Weft.\(reason.rawValue)" }
@@ -72,8 +78,10 @@ public struct ResolutionError: Error, @unchecked Sendable {
         closingWrapper: String? = nil,
         madeType: String? = nil,
         stackUse: (used: Int, size: Int)? = nil,
-        captor: String? = nil
+        captor: String? = nil,
+        thrownByDecorator: Bool = false
     ) {
+        self.thrownByDecorator = thrownByDecorator
         self.stackUse = stackUse
         self.captor = captor
         self.cycleThroughCallbacks = cycleThroughCallbacks
@@ -114,6 +122,17 @@ public struct ResolutionError: Error, @unchecked Sendable {
 }
 
 extension ResolutionError {
+    /// The ``Reason/factoryFailed`` error for what the factory of `key` threw, `error` (not a ``ResolutionError``,
+    /// which goes up unchanged): a decorator's failure, which comes out of the factory closure it is folded into
+    /// as a ``DecoratorFailure``, is told apart and unwrapped, so the caller sees its own error as the underlying one.
+    static func factoryFailed(_ error: any Error, key: ServiceKey, path: [String]) -> ResolutionError {
+        guard let failure = error as? DecoratorFailure else {
+            return ResolutionError(reason: .factoryFailed, key: key, path: path, underlyingError: error)
+        }
+        return ResolutionError(
+            reason: .factoryFailed, key: key, path: path, underlyingError: failure.error, thrownByDecorator: true)
+    }
+
     /// An error thrown from inside a factory the engine is running, about that factory's registration: the
     /// innermost frame of this thread's resolution gives the key and the path (`serviceType` names it when
     /// no resolution is running).
