@@ -59,8 +59,8 @@ public struct ResolutionError: Error, @unchecked Sendable {
     public let underlyingError: (any Error)?
 
     /// For ``Reason/factoryFailed``: whether a decorator of the service threw (see
-    /// ``Container/decorate(_:name:decorator:)``), after its factory had returned, rather than the factory itself.
-    /// ``underlyingError`` is then what the decorator threw.
+    /// ``Container/decorate(_:name:decorator:)-(_,_,(Resolver,Service)->Service)``), after its factory had returned,
+    /// rather than the factory itself. ``underlyingError`` is then what the decorator threw.
     public let thrownByDecorator: Bool
 
     /// The stable identifier of ``reason``, e.g. `Weft.missingRegistration`.
