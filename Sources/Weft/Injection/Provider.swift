@@ -24,7 +24,8 @@ public final class Provider<Service>: InstanceWrapper, @unchecked Sendable {
     }
 
     /// A new instance (shared only with what the current graph already holds, when asked from inside a
-    /// factory). Stops the program if it cannot be made; use ``get()`` to get the error instead.
+    /// synchronous factory; inside an `async` factory it is made in a new graph, as outside any resolve). Stops
+    /// the program if it cannot be made; use ``get()`` to get the error instead.
     public var instance: Service {
         do {
             return try get()
