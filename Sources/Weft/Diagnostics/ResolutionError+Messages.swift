@@ -24,7 +24,7 @@ extension ResolutionError: CustomStringConvertible {
     fileprivate var headline: String {
         switch reason {
         case .missingRegistration:
-            return "No registration for \(request)."
+            return "No registration for \(request)" + (requestedAs.map { " (requested as \($0))." } ?? ".")
         case .circularDependency:
             let cycle = Array(path.suffix(cycleLength))
             let closing = cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType
@@ -65,8 +65,21 @@ extension ResolutionError: CustomStringConvertible {
             return
                 "The registration used for \(request) made an instance of \(madeType), which is not a \(serviceType)."
         case .notOnMainActor:
-            return "The factory of \(request) is @MainActor, but it was resolved off the main actor, where it "
+            let headline =
+                "The factory of \(request) is @MainActor, but it was resolved off the main actor, where it "
                 + "cannot run.\n"
+            // An element is made with its collection, which is what the caller resolves (a Lazy of the element
+            // type would not be one of the collection's elements).
+            if let contribution = key?.option as? ContributionOption {
+                let collection = String(describing: contribution.collection)
+                let named = name.map { ", name: \(String(reflecting: $0))" } ?? ""
+                return headline
+                    + "Resolve \(contribution.collectionLabel(name: name)) from main-actor code (a @MainActor "
+                    + "function, or inside `await MainActor.run { }`), or from async code: "
+                    + "`try await container.async.require(\(collection).self\(named))` makes the element on the main "
+                    + "actor."
+            }
+            return headline
                 + "Resolve it from main-actor code (a @MainActor function, or inside `await MainActor.run { }`), "
                 + "or inject Lazy<\(serviceType)> and read it on the main actor."
         case .requiresAsync where asyncInFlight:
@@ -101,6 +114,12 @@ extension ResolutionError: CustomStringConvertible {
 
     fileprivate var scopeHeadline: String {
         switch reason {
+        case .outsideScope where belowScope:
+            return "\(request) is .scoped (one instance per scope), and it is registered in a child container made "
+                + "with Container(parent:) below the scope it was resolved through: a scope keeps instances only of "
+                + "registrations made in it or in a container above it.\n"
+                + "Register \(serviceType) in the scope or in a container above it, or make the child with "
+                + "`scope.makeScope()` (a nested scope, which keeps its own .scoped instances)."
         case .outsideScope:
             return "\(request) is .scoped (one instance per scope), and it was resolved outside any scope.\n"
                 + "Resolve it from a scope: `let scope = container.makeScope()`, then `scope.require(...)` or "

@@ -193,6 +193,8 @@ extension Container {
                 ) as? Service {
                     return made
                 }
+                // The wrapper is never registered: what is missing is the service it wraps.
+                throw missing(wrappedKey, requestedAs: key, state: state)
             }
             throw missing(key, state: state)
         }
@@ -268,6 +270,20 @@ extension Container {
             key: key,
             path: state.path + [key.pathComponent],
             suggestions: suggestions(for: key)
+        )
+    }
+
+    /// The error for a `Lazy` or `Provider` (`request`) around a missing registration, `key`: it names the wrapped
+    /// service as missing and the wrapper as what was asked for, with what exists instead of the wrapped service.
+    func missing(_ key: ServiceKey, requestedAs request: ServiceKey, state: ResolutionState) -> ResolutionError {
+        // The recorder took the missing service when the wrapper was asked for; this only ends that request.
+        state.fields.pointee.graphRecorder?.missing(request, in: self, state: state)
+        return ResolutionError(
+            reason: .missingRegistration,
+            key: key,
+            path: state.path + [request.pathComponent, key.pathComponent],
+            suggestions: suggestions(for: key),
+            requestedAs: request.requestDescription
         )
     }
 }

@@ -79,8 +79,12 @@ public struct ResolutionError: Error, @unchecked Sendable {
         madeType: String? = nil,
         stackUse: (used: Int, size: Int)? = nil,
         captor: String? = nil,
-        thrownByDecorator: Bool = false
+        thrownByDecorator: Bool = false,
+        requestedAs: String? = nil,
+        belowScope: Bool = false
     ) {
+        self.requestedAs = requestedAs
+        self.belowScope = belowScope
         self.thrownByDecorator = thrownByDecorator
         self.stackUse = stackUse
         self.captor = captor
@@ -117,6 +121,12 @@ public struct ResolutionError: Error, @unchecked Sendable {
     /// For a captive dependency: the step of the path whose shared instance was being made (`.graph` and
     /// `.transient` services may stand between it and the scoped service).
     let captor: String?
+    /// For a missing registration asked for through a `Lazy`, `Provider` or property wrapper: that request,
+    /// e.g. `Provider<Cat>`, while ``serviceType`` is the wrapped type that is missing.
+    let requestedAs: String?
+    /// For `.outsideScope`: a scope is above the container resolved from, but the registration is in a container
+    /// below that scope (a child made with `Container(parent:)`), so no scope keeps its instances.
+    let belowScope: Bool
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 }

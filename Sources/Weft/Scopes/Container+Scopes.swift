@@ -159,15 +159,21 @@ extension Container {
     }
 
     /// The error for a `.scoped` registration resolved where no live scope is: `.scopeEnded` when a scope this
-    /// container resolves through has ended, `.outsideScope` otherwise.
+    /// container resolves through has ended, `.outsideScope` otherwise. With a live scope above, the registration
+    /// was found below it (in a child made with `Container(parent:)`), which the message says.
     func outsideScope(_ key: ServiceKey, path: [String]) -> ResolutionError {
         var container: Container? = self
         var ended = false
+        var belowScope = false
         while let current = container, !ended {
-            if current.isScope { ended = current.lock.withLock { current.lifetime.ended } }
+            if current.isScope {
+                ended = current.lock.withLock { current.lifetime.ended }
+                belowScope = true
+            }
             container = current.parent
         }
-        return ResolutionError(reason: ended ? .scopeEnded : .outsideScope, key: key, path: path)
+        return ResolutionError(
+            reason: ended ? .scopeEnded : .outsideScope, key: key, path: path, belowScope: belowScope)
     }
 
     /// The error for the shared instance of `holder` being made that would keep the scope's instance asked for as
