@@ -121,10 +121,9 @@ public final class Container: @unchecked Sendable {
         lock.withLock { registrationRecordLocked().behaviors.append(behavior) }
     }
 
-    /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent.
-    ///
-    /// The elements of a collection (``contribute(to:name:id:factory:)-(_,_,_,(Resolver)->Element)``) do not count
-    /// for their own type, since no resolve of that type finds them; the collection counts for its type.
+    /// Whether a registration exists for `serviceType` under `name` (with any arguments), here or in a parent. The
+    /// elements of a collection (``contribute(to:name:id:factory:)-(_,_,_,(Resolver)->Element)``) do not count for
+    /// their own type, since no resolve of that type finds them; the collection counts for its type.
     public func hasAnyRegistration<Service>(of serviceType: Service.Type, name: String? = nil) -> Bool {
         let found = lock.withLock {
             services.containsKey {
