@@ -304,6 +304,16 @@ struct AsyncStep {
         return found
     }
 
+    /// How many steps of the path make `entry`.
+    func occurrences(of entry: _ServiceEntryBase) -> Int {
+        var count = 0
+        forEachStepInward {
+            if $0.stepEntry === entry { count += 1 }
+            return true
+        }
+        return count
+    }
+
     /// Makes this context, whose factory has returned while something else still refers to it, retain its outer
     /// context (see ``outerOwner``).
     func holdOuter() { outerOwner = outer }

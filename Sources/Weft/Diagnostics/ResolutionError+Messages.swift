@@ -94,6 +94,12 @@ extension ResolutionError: CustomStringConvertible {
                 + ".container instance, synchronous code can use that instance.)"
         case .outsideScope, .scopeEnded, .captiveDependency:
             return scopeHeadline
+        case .tooDeep where stackUse == nil:
+            return "Resolving \(request) went \(path.count) services deep: a transient factory with runtime "
+                + "arguments asked for itself \(Container.asyncRecursionLimit) times in async code, where no thread's "
+                + "stack stops a recursion that never ends, so the resolve stops here.\n"
+                + "If the depth is meant, build the structure in a loop rather than one resolve per level; if not, "
+                + "look for the arguments that never reach the case where the factory stops asking."
         case .tooDeep:
             let stack = stackUse.map { " (\($0.used >> 10) KiB of its \($0.size >> 10) KiB)" } ?? ""
             return "Resolving \(request) went \(path.count) services deep, and this thread's stack is nearly "

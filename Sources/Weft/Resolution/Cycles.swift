@@ -2,7 +2,8 @@
 /// hang, and each reported as ``ResolutionError/Reason/circularDependency`` with the path that closes it:
 ///
 /// - a registration whose factory is already running on this thread's path (the initializer cycle), or that
-///   is on the path twice through `initCompleted` callbacks that never reach a shared instance;
+///   is on the path twice through `initCompleted` callbacks that never reach a shared instance (a transient
+///   registration with runtime arguments that asks for itself recurses instead, see `recurses(_:key:)`);
 /// - threads that would wait for each other's shared instances (``BuildCoordinator``);
 /// - an async factory already running on an async resolve's path;
 /// - tasks whose builds would wait for each other (``AsyncBuilds``).
@@ -21,6 +22,8 @@ extension Container {
 
     /// The rest of ``checkCycle(_:key:state:)`` when `entry` is on the path from frame `first` on.
     func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState, from first: Int) throws {
+        // One that never ends is stopped by the stack guard, as any chain too deep for the thread.
+        if Self.recurses(entry.object, key: key) { return }
         let loop = state.frames.suffix(from: first)
         let throughFactories = loop.allSatisfy(\.inFactory)
         let repeated = loop.dropFirst().contains { $0.entry === entry }
@@ -38,8 +41,29 @@ extension Container {
     /// Throws when `entry`'s async factory is already running on `context`'s path.
     func checkAsyncCycle(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
         guard context.contains(entry) else { return }
-        throw ResolutionError(reason: .circularDependency, key: key, path: context.path + [key.pathComponent])
+        let path = context.path + [key.pathComponent]
+        guard Self.recurses(entry, key: key) else {
+            throw ResolutionError(reason: .circularDependency, key: key, path: path)
+        }
+        // An async factory's frames are not on a thread's stack, which would stop a recursion that never ends:
+        // the number of times the registration is on the path does.
+        if context.occurrences(of: entry) >= Self.asyncRecursionLimit {
+            throw ResolutionError(reason: .tooDeep, key: key, path: path)
+        }
     }
+
+    /// Whether a request for `entry` (under `key`) that finds it already on the path is a recursion rather than a
+    /// cycle: a transient registration with runtime arguments may ask for itself with other arguments, as a tree
+    /// built level by level does, which ends when its factory stops asking (Swinject builds it too). A
+    /// registration without arguments would ask for the same thing again, and a shared or graph-scoped one for
+    /// the instance it is making.
+    static func recurses(_ entry: _ServiceEntryBase, key: ServiceKey) -> Bool {
+        key.argumentsType != noArguments && entry.lookupConfiguration.policy == .transient
+    }
+
+    /// How many times an async resolve's path may hold one registration that asks for itself (see
+    /// ``recurses(_:key:)``) before it stops with ``ResolutionError/Reason/tooDeep``: Swinject's depth limit.
+    static let asyncRecursionLimit = 200
 }
 
 extension BuildCoordinator {
