@@ -75,4 +75,51 @@ import Weft
         #expect(inA.values.count == 1)
         #expect(inA.values.first?.graph == "A")
     }
+
+    final class Hub: Sendable {
+        let engine: Engine
+        init(engine: Engine) { self.engine = engine }
+    }
+
+    /// The scope of a registration set after `register` (`inObjectScope`) while graphs still build it as `.graph`:
+    /// a request of the new scope claims it as that scope's, rather than finding a build it cannot wait for and
+    /// asking again forever (here while graph B's build waits for that request's `Hub`).
+    @Test func aRegistrationWhoseScopeChangesWhileGraphsBuildItIsClaimedAsItsNewScope() throws {
+        let container = Container()
+        let (graphA, graphB) = (GraphIdentifier(), GraphIdentifier())
+        let (aEntered, releaseA) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (bEntered, releaseB) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let entry = container.register(Engine.self) { r in
+            let graph = try r.require(GraphIdentifier.self)
+            if graph == graphA {
+                aEntered.signal()
+                releaseA.wait()
+                return Engine(graph: "A")
+            }
+            if graph == graphB {
+                bEntered.signal()
+                releaseB.wait()
+                _ = try r.require(Hub.self)
+                return Engine(graph: "B")
+            }
+            return Engine(graph: "other")
+        }
+        container.register(Hub.self) { r in Hub(engine: try r.require(Engine.self)) }.inObjectScope(.container)
+        let inA = runOnThread { _ = try? container.withObjectGraph(graphA) { try $0.require(Engine.self) } }
+        #expect(aEntered.wait(timeout: .now() + 10) == .success)
+        let inB = runOnThread { _ = try? container.withObjectGraph(graphB) { try $0.require(Engine.self) } }
+        #expect(bEntered.wait(timeout: .now() + 10) == .success)
+        releaseA.signal()
+        #expect(inA.wait(seconds: 20))
+
+        entry.inObjectScope(.container)
+        let hubs = Collected<Hub>()
+        let asker = runOnThread { if let hub = try? container.require(Hub.self) { hubs.append(hub) } }
+        Thread.sleep(forTimeInterval: 0.1)
+        releaseB.signal()
+
+        #expect(asker.wait(seconds: 20), "the request of the new scope never finished")
+        #expect(inB.wait(seconds: 20))
+        #expect(hubs.values.first?.engine.graph == "other")
+    }
 }

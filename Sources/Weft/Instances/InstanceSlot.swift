@@ -69,8 +69,10 @@
         if policy != .transient, let stored = storage?.instance(inGraph: graph) { return .stored(stored) }
         guard coordinated, !buildClaim.isHeld else { return .free }
         // Graphs build their graph-scoped instances meanwhile: which graph's claim this is is decided by
-        // ``claim(inGraph:by:storage:)``.
-        if buildClaim.hasGraphClaims { return .busy }
+        // ``claim(inGraph:by:storage:)``. Only for a graph-scoped request: a registration whose scope changed while
+        // graphs built it (`inObjectScope` after `register`) is claimed as its scope is now, since a request of another
+        // scope never reaches that step and would find nobody to wait for.
+        if policy == .perGraph, buildClaim.hasGraphClaims { return .busy }
         buildClaim.take(by: state, graph: graph)
         return .claimed
     }
