@@ -122,4 +122,47 @@ import Weft
         #expect(inB.wait(seconds: 20))
         #expect(hubs.values.first?.engine.graph == "other")
     }
+
+    /// A synchronized resolver (`synchronize()`) asking for a graph-scoped service that only other graphs build at
+    /// the moment claims its own graph's build, as any other resolve does, rather than asking again forever.
+    @Test func aSynchronizedRequestWhileOnlyOtherGraphsBuildClaimsItsOwnGraphsBuild() throws {
+        let container = Container()
+        let (graphA, graphB) = (GraphIdentifier(), GraphIdentifier())
+        let (aEntered, releaseA) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (bEntered, releaseB) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        container.register(Engine.self) { r in
+            let graph = try r.require(GraphIdentifier.self)
+            if graph == graphA {
+                aEntered.signal()
+                releaseA.wait()
+                return Engine(graph: "A")
+            }
+            if graph == graphB {
+                bEntered.signal()
+                releaseB.wait()
+                _ = try r.require(Hub.self)
+                return Engine(graph: "B")
+            }
+            return Engine(graph: "other")
+        }
+        container.register(Hub.self) { r in Hub(engine: try r.require(Engine.self)) }.inObjectScope(.container)
+        let inA = runOnThread { _ = try? container.withObjectGraph(graphA) { try $0.require(Engine.self) } }
+        #expect(aEntered.wait(timeout: .now() + 10) == .success)
+        let inB = runOnThread { _ = try? container.withObjectGraph(graphB) { try $0.require(Engine.self) } }
+        #expect(bEntered.wait(timeout: .now() + 10) == .success)
+        releaseA.signal()
+        #expect(inA.wait(seconds: 20))
+
+        let synchronized = container.synchronize()
+        let hubs = Collected<Hub>()
+        let asker = runOnThread {
+            if let hub = try? synchronized.require(Hub.self) { hubs.append(hub) }
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        releaseB.signal()
+
+        #expect(asker.wait(seconds: 20), "the synchronized request never finished")
+        #expect(inB.wait(seconds: 20))
+        #expect(hubs.values.first?.engine.graph == "other")
+    }
 }

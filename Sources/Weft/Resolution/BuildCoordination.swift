@@ -151,8 +151,8 @@ extension Container {
             case .busy:
                 // A graph's instance is waited for only by resolves in that graph: one in another graph claims its
                 // own graph's build, as graphs share nothing (a `synchronize()`d container still runs one factory at
-                // a time).
-                if policy == .perGraph, !synchronized {
+                // a time, unless only other graphs' builds hold the instance: there is no one else to wait for).
+                if policy == .perGraph, !synchronized || holder.builder == nil {
                     if let claimed = try claimInGraph(holder.registration, key: key, state: state, graph: graph) {
                         return claimed
                     }
