@@ -81,42 +81,66 @@ import Weft
         init(engine: Engine) { self.engine = engine }
     }
 
+    /// A `.graph` Engine whose build in graph A blocks until A is released and whose build in graph B, once
+    /// released, needs the `.container` Hub, whose factory needs an Engine: after ``holdGraphClaimOfB()``, graph A's
+    /// build has ended and only graph B's per-graph claim holds the Engine.
+    struct HubSetup {
+        let container = Container()
+        let entry: ServiceEntry<Engine>
+        let graphA = GraphIdentifier()
+        let graphB = GraphIdentifier()
+        let aEntered = DispatchSemaphore(value: 0)
+        let releaseA = DispatchSemaphore(value: 0)
+        let bEntered = DispatchSemaphore(value: 0)
+        let releaseB = DispatchSemaphore(value: 0)
+
+        init() {
+            let (graphA, graphB, aEntered, releaseA) = (graphA, graphB, aEntered, releaseA)
+            let (bEntered, releaseB) = (bEntered, releaseB)
+            entry = container.register(Engine.self) { r in
+                let graph = try r.require(GraphIdentifier.self)
+                if graph == graphA {
+                    aEntered.signal()
+                    releaseA.wait()
+                    return Engine(graph: "A")
+                }
+                if graph == graphB {
+                    bEntered.signal()
+                    releaseB.wait()
+                    _ = try r.require(Hub.self)
+                    return Engine(graph: "B")
+                }
+                return Engine(graph: "other")
+            }
+            container.register(Hub.self) { r in Hub(engine: try r.require(Engine.self)) }.inObjectScope(.container)
+        }
+
+        /// Builds in graph A, then in graph B while A holds the claim, then lets A finish; returns B's thread.
+        func holdGraphClaimOfB() -> RunningThread {
+            let (container, graphA, graphB) = (container, graphA, graphB)
+            let inA = runOnThread { _ = try? container.withObjectGraph(graphA) { try $0.require(Engine.self) } }
+            #expect(aEntered.wait(timeout: .now() + 10) == .success)
+            let inB = runOnThread { _ = try? container.withObjectGraph(graphB) { try $0.require(Engine.self) } }
+            #expect(bEntered.wait(timeout: .now() + 10) == .success)
+            releaseA.signal()
+            #expect(inA.wait(seconds: 20))
+            return inB
+        }
+    }
+
     /// The scope of a registration set after `register` (`inObjectScope`) while graphs still build it as `.graph`:
     /// a request of the new scope claims it as that scope's, rather than finding a build it cannot wait for and
     /// asking again forever (here while graph B's build waits for that request's `Hub`).
     @Test func aRegistrationWhoseScopeChangesWhileGraphsBuildItIsClaimedAsItsNewScope() throws {
-        let container = Container()
-        let (graphA, graphB) = (GraphIdentifier(), GraphIdentifier())
-        let (aEntered, releaseA) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let (bEntered, releaseB) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let entry = container.register(Engine.self) { r in
-            let graph = try r.require(GraphIdentifier.self)
-            if graph == graphA {
-                aEntered.signal()
-                releaseA.wait()
-                return Engine(graph: "A")
-            }
-            if graph == graphB {
-                bEntered.signal()
-                releaseB.wait()
-                _ = try r.require(Hub.self)
-                return Engine(graph: "B")
-            }
-            return Engine(graph: "other")
-        }
-        container.register(Hub.self) { r in Hub(engine: try r.require(Engine.self)) }.inObjectScope(.container)
-        let inA = runOnThread { _ = try? container.withObjectGraph(graphA) { try $0.require(Engine.self) } }
-        #expect(aEntered.wait(timeout: .now() + 10) == .success)
-        let inB = runOnThread { _ = try? container.withObjectGraph(graphB) { try $0.require(Engine.self) } }
-        #expect(bEntered.wait(timeout: .now() + 10) == .success)
-        releaseA.signal()
-        #expect(inA.wait(seconds: 20))
+        let setup = HubSetup()
+        let container = setup.container
+        let inB = setup.holdGraphClaimOfB()
 
-        entry.inObjectScope(.container)
+        setup.entry.inObjectScope(.container)
         let hubs = Collected<Hub>()
         let asker = runOnThread { if let hub = try? container.require(Hub.self) { hubs.append(hub) } }
         Thread.sleep(forTimeInterval: 0.1)
-        releaseB.signal()
+        setup.releaseB.signal()
 
         #expect(asker.wait(seconds: 20), "the request of the new scope never finished")
         #expect(inB.wait(seconds: 20))
@@ -126,40 +150,14 @@ import Weft
     /// A synchronized resolver (`synchronize()`) asking for a graph-scoped service that only other graphs build at
     /// the moment claims its own graph's build, as any other resolve does, rather than asking again forever.
     @Test func aSynchronizedRequestWhileOnlyOtherGraphsBuildClaimsItsOwnGraphsBuild() throws {
-        let container = Container()
-        let (graphA, graphB) = (GraphIdentifier(), GraphIdentifier())
-        let (aEntered, releaseA) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let (bEntered, releaseB) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        container.register(Engine.self) { r in
-            let graph = try r.require(GraphIdentifier.self)
-            if graph == graphA {
-                aEntered.signal()
-                releaseA.wait()
-                return Engine(graph: "A")
-            }
-            if graph == graphB {
-                bEntered.signal()
-                releaseB.wait()
-                _ = try r.require(Hub.self)
-                return Engine(graph: "B")
-            }
-            return Engine(graph: "other")
-        }
-        container.register(Hub.self) { r in Hub(engine: try r.require(Engine.self)) }.inObjectScope(.container)
-        let inA = runOnThread { _ = try? container.withObjectGraph(graphA) { try $0.require(Engine.self) } }
-        #expect(aEntered.wait(timeout: .now() + 10) == .success)
-        let inB = runOnThread { _ = try? container.withObjectGraph(graphB) { try $0.require(Engine.self) } }
-        #expect(bEntered.wait(timeout: .now() + 10) == .success)
-        releaseA.signal()
-        #expect(inA.wait(seconds: 20))
+        let setup = HubSetup()
+        let inB = setup.holdGraphClaimOfB()
 
-        let synchronized = container.synchronize()
+        let synchronized = setup.container.synchronize()
         let hubs = Collected<Hub>()
-        let asker = runOnThread {
-            if let hub = try? synchronized.require(Hub.self) { hubs.append(hub) }
-        }
+        let asker = runOnThread { if let hub = try? synchronized.require(Hub.self) { hubs.append(hub) } }
         Thread.sleep(forTimeInterval: 0.1)
-        releaseB.signal()
+        setup.releaseB.signal()
 
         #expect(asker.wait(seconds: 20), "the synchronized request never finished")
         #expect(inB.wait(seconds: 20))
