@@ -59,6 +59,34 @@ import Testing
         let error = try #require(throws: ResolutionError.self) { try container.require(Node.self, argument: 2) }
 
         #expect(error.reason == .circularDependency)
+        #expect(error.description.contains("Node is .\(scope)"))
+        #expect(error.description.contains("register Node `.inObjectScope(.transient)`"))
+    }
+
+    @Test func anAsyncGraphScopedRegistrationThatAsksForItselfWithArgumentsSuggestsTransient() async throws {
+        let container = Container()
+        container.register(Node.self) { (r: AsyncResolver, depth: Int) async throws in
+            Node(children: depth > 0 ? [try await r.require(Node.self, arguments: depth - 1)] : [])
+        }
+
+        let error = try await #require(throws: ResolutionError.self) {
+            try await container.async.require(Node.self, arguments: 2)
+        }
+
+        #expect(error.reason == .circularDependency)
+        #expect(error.description.contains("Node is .graph (the default scope)"))
+        #expect(error.description.contains("register Node `.inObjectScope(.transient)`"))
+    }
+
+    @Test func aCycleWithoutArgumentsKeepsTheUsualAdvice() throws {
+        let container = Container()
+        container.register(Loop.self) { r in Loop(next: try r.require(Loop.self)) }
+
+        let error = try #require(throws: ResolutionError.self) { try container.require(Loop.self) }
+
+        #expect(error.reason == .circularDependency)
+        #expect(!error.description.contains(".inObjectScope(.transient)"))
+        #expect(error.description.contains("initCompleted"))
     }
 
     @Test func aRecursionWithArgumentsThatNeverEndsStopsTooDeepInsteadOfCrashing() throws {

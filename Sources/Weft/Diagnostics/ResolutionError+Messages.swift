@@ -31,6 +31,19 @@ extension ResolutionError: CustomStringConvertible {
             let wrapped =
                 name.map { "Lazy<\(serviceType)> or Provider<\(serviceType)> (named \"\($0)\")" }
                 ?? "Lazy<\(serviceType)> or Provider<\(serviceType)>"
+            if let selfAskingScope, cycle.count == 2 {
+                let scope =
+                    switch selfAskingScope {
+                    case "graph": ".graph (the default scope)"
+                    case "": "in a custom scope"
+                    default: ".\(selfAskingScope)"
+                    }
+                return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
+                    + "\(serviceType) is \(scope), so its instance is shared whatever its runtime arguments: asking "
+                    + "for \(serviceType) again with other arguments asks for the instance its factory is making.\n"
+                    + "To build a structure level by level (a tree, a list), register \(serviceType) "
+                    + "`.inObjectScope(.transient)`: a transient factory with runtime arguments may ask for itself."
+            }
             if cycleThroughCallbacks {
                 return "Circular dependency: \(cycle.joined(separator: " -> ")).\n"
                     + "These services ask for each other again and again: none of them is shared within the "

@@ -34,8 +34,16 @@ extension Container {
             key: key,
             path: state.path + [key.pathComponent],
             cycleThroughCallbacks: !throughFactories,
-            closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil }
+            closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil },
+            selfAskingScope: Self.selfAskingScope(entry.object, key: key)
         )
+    }
+
+    /// For a registration with runtime arguments that asks for itself (`key`) and is not transient: its scope's name,
+    /// for the error to say that a transient registration would build the structure (see ``recurses(_:key:)``).
+    static func selfAskingScope(_ entry: _ServiceEntryBase, key: ServiceKey) -> String? {
+        guard key.argumentsType != noArguments, entry.lookupConfiguration.policy != .transient else { return nil }
+        return "\(entry.objectScope)"
     }
 
     /// Throws when `entry`'s async factory is already running on `context`'s path.
@@ -43,7 +51,8 @@ extension Container {
         guard context.contains(entry) else { return }
         let path = context.path + [key.pathComponent]
         guard Self.recurses(entry, key: key) else {
-            throw ResolutionError(reason: .circularDependency, key: key, path: path)
+            let scope = Self.selfAskingScope(entry, key: key)
+            throw ResolutionError(reason: .circularDependency, key: key, path: path, selfAskingScope: scope)
         }
         // An async factory's frames are not on a thread's stack, which would stop a recursion that never ends:
         // the number of times the registration is on the path does.

@@ -81,8 +81,10 @@ public struct ResolutionError: Error, @unchecked Sendable {
         captor: String? = nil,
         thrownByDecorator: Bool = false,
         requestedAs: String? = nil,
-        belowScope: Bool = false
+        belowScope: Bool = false,
+        selfAskingScope: String? = nil
     ) {
+        self.selfAskingScope = selfAskingScope
         self.requestedAs = requestedAs
         self.belowScope = belowScope
         self.thrownByDecorator = thrownByDecorator
@@ -127,6 +129,9 @@ public struct ResolutionError: Error, @unchecked Sendable {
     /// For `.outsideScope`: a scope is above the container resolved from, but the registration is in a container
     /// below that scope (a child made with `Container(parent:)`), so no scope keeps its instances.
     let belowScope: Bool
+    /// For a cycle that a registration with runtime arguments closes by asking for itself: the scope that makes it a
+    /// cycle (`graph`, `container`, ...), where a transient registration would recurse instead.
+    let selfAskingScope: String?
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 }
