@@ -43,6 +43,21 @@ import Weft
         )
     }
 
+    @Test func aNamedProviderOfAMissingServiceSaysTheNameOnce() throws {
+        let container = Container()
+
+        let error = try #require(throws: ResolutionError.self) {
+            try container.require(Provider<Cat>.self, name: "mimi")
+        }
+
+        #expect(
+            error.description == """
+                [Weft.missingRegistration] No registration for Cat named "mimi" (requested as Provider<Cat>).
+                Resolution path: Provider<Cat>["mimi"] -> Cat["mimi"]
+                """
+        )
+    }
+
     @Test func aLazyInjectedLazyOfAMissingServiceNamesTheService() throws {
         final class Holder {
             @LazyInjected var cat: Lazy<Cat>

@@ -283,7 +283,8 @@ extension Container {
             key: key,
             path: state.path + [request.pathComponent, key.pathComponent],
             suggestions: suggestions(for: key),
-            requestedAs: request.requestDescription
+            // The wrapper's type alone: its name and arguments are the wrapped service's, which the message gives.
+            requestedAs: String(describing: request.serviceType)
         )
     }
 }
