@@ -139,7 +139,11 @@ public struct AsyncResolver: Sendable {
         arguments first: First,
         _ others: repeat each Other
     ) async throws -> Service {
-        try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+        try await make(
+            serviceType,
+            request: ArgumentRequest(
+                serviceType, name: name, container: container, arguments: first, repeat each others)
+        )
     }
 
     /// ``require(_:name:arguments:_:)`` for code that names the isolation to hand the instance over to.
@@ -181,7 +185,11 @@ public struct AsyncResolver: Sendable {
         _ others: repeat each Other
     ) async -> Service? {
         await reportingFailure(serviceType) {
-            try await make(serviceType, name: name, arguments: PackBox(values: (first, repeat each others)))
+            try await make(
+                serviceType,
+                request: ArgumentRequest(
+                    serviceType, name: name, container: container, arguments: first, repeat each others)
+            )
         }
     }
 
@@ -209,21 +217,11 @@ public struct AsyncResolver: Sendable {
     }
 
     /// Resolves `Service` with `arguments`.
-    nonisolated(nonsending) private func make<Service, each Argument>(
-        _: Service.Type,
-        name: String?,
-        arguments: PackBox<repeat each Argument>
-    ) async throws -> Service {
-        let key = ServiceKey(
-            serviceType: Service.self,
-            argumentsType: (any Resolver, repeat each Argument).self,
-            name: name
-        )
-        let container = container
-        let made = try await make(key, arguments: arguments) {
-            try container.make(Service.self, name: name, option: nil, arguments: repeat each arguments.values)
-        }
-        return try cast(made, key: key)
+    nonisolated(nonsending) private func make<Service>(_: Service.Type, request: ArgumentRequest) async throws
+        -> Service
+    {
+        let made = try await make(request.key, arguments: request.arguments, synchronously: request.synchronously)
+        return try cast(made, key: request.key)
     }
 
     /// Resolves `Service` without runtime arguments: no parameter pack, whose types the runtime would look up
@@ -293,22 +291,16 @@ public struct AsyncResolver: Sendable {
         return try cast(made, key: key)
     }
 
-    /// Resolves the registration of `Service` under `name` told apart by `option` with `arguments`: an element
-    /// of a collection resolved with runtime arguments, whose factory may be async or synchronous.
-    nonisolated(nonsending) func require<Service, each Argument>(
+    /// Resolves the registration of `key` with `arguments`, as `Service`, where their types are not known as a
+    /// parameter pack (`key` was made where they were): `synchronously` makes it in a synchronous part of the graph
+    /// (see ``FactoryBox``'s forwarding).
+    nonisolated(nonsending) func require<Service>(
         _: Service.Type,
-        name: String?,
-        option: any ServiceKeyOption,
-        arguments: PackBox<repeat each Argument>
+        key: ServiceKey,
+        arguments: any Sendable,
+        synchronously: @escaping @Sendable () throws -> Any
     ) async throws -> Service {
-        let key = ServiceKey(
-            serviceType: Service.self, argumentsType: (any Resolver, repeat each Argument).self, name: name,
-            option: option)
-        let container = container
-        let made = try await make(key, arguments: arguments) {
-            try container.make(Service.self, name: name, option: option, arguments: repeat each arguments.values)
-        }
-        return try cast(made, key: key)
+        try cast(try await make(key, arguments: arguments, synchronously: synchronously), key: key)
     }
 
     /// What `key`'s registration made, as `Service`.
@@ -338,7 +330,36 @@ struct Made: @unchecked Sendable {
     static let typeOffset = 3 * MemoryLayout<Int>.size
 }
 
-/// Runtime arguments, handed to the engine and on to the factory that takes them.
-struct PackBox<each Argument>: @unchecked Sendable {
-    let values: (repeat each Argument)
+/// An async request for `Service` with runtime arguments: its key, the arguments boxed as an `async` factory takes
+/// them, and how a synchronous factory makes it with them. Made in synchronous code and handed to async code whole:
+/// an async function that passes a pack it joined from a value and another pack (`first, repeat each others`) to an
+/// async function stops the program when the callee suspends ("freed pointer was not the last allocation": the
+/// task's allocator is freed out of order), a Swift compiler bug seen with Swift 6.3.
+struct ArgumentRequest: Sendable {
+    let key: ServiceKey
+    let arguments: any Sendable
+    let synchronously: @Sendable () throws -> Any
+
+    init<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        container: Container,
+        arguments: repeat each Argument
+    ) {
+        key = ServiceKey(
+            serviceType: Service.self, argumentsType: (any Resolver, repeat each Argument).self, name: name)
+        let box = PackBox(values: (repeat each arguments))
+        self.arguments = box
+        synchronously = { try container.make(Service.self, name: name, option: nil, arguments: repeat each box.values) }
+    }
+}
+
+/// Runtime arguments, handed to the engine and on to the factory that takes them: `Values` is the tuple of their
+/// types, `(repeat each Argument)` where they are a parameter pack (the one type for one argument).
+///
+/// Generic over that tuple rather than over the pack itself: a generic type with a parameter pack needs the Swift 5.9
+/// runtime (macOS 14, iOS 17, tvOS 17, watchOS 10), which Weft's deployment floors predate; a tuple type made from
+/// a pack needs no newer runtime.
+struct PackBox<Values>: @unchecked Sendable {
+    let values: Values
 }

@@ -89,7 +89,7 @@ extension Container {
         _ serviceType: Service.Type,
         factory: @escaping @Sendable (AsyncResolver, First, repeat each Other) async throws -> Service
     ) -> ServiceEntry<Service> {
-        let box = FactoryBox<First, repeat each Other> { (_: any Resolver, _: First, _: repeat each Other) in
+        let box = factoryBox { (_: any Resolver, _: First, _: repeat each Other) in
             throw asyncFactoryResolvedSynchronously()
         }
         let entry = ServiceEntry(
@@ -121,7 +121,7 @@ private func asyncFactoryBox<Service, each Argument>(
     _ factory: @escaping @Sendable (AsyncResolver, repeat each Argument) async throws -> Service
 ) -> AsyncFactory {
     AsyncFactory { resolver, arguments in
-        guard let arguments = arguments as? PackBox<repeat each Argument> else { return nil }
+        guard let arguments = arguments as? PackBox<(repeat each Argument)> else { return nil }
         return Made(value: try await factory(resolver, repeat each arguments.values))
     }
 }

@@ -10,15 +10,6 @@ final class PlainFactory: @unchecked Sendable {
     }
 }
 
-/// A factory whose argument types are known, erased to return `Any` so that forwarded types can share it.
-final class FactoryBox<each Argument>: @unchecked Sendable {
-    let make: (any Resolver, repeat each Argument) throws -> Any
-
-    init(_ make: @escaping (any Resolver, repeat each Argument) throws -> Any) {
-        self.make = make
-    }
-}
-
 /// The factory of a registration made with ``Container/_register(_:factory:name:option:)``, which takes all its
 /// arguments as one value, `(Resolver, Arg1, ...)` as in Swinject. The engine calls it through
 /// ``make(erased:)`` with that tuple built from the caller's arguments: calling the closure after casting it to a
@@ -67,20 +58,6 @@ protocol DecoratableFactory {
     func asyncForwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> AsyncFactory
 }
 
-extension FactoryBox: DecoratableFactory {
-    func decorated<Service>(by decorators: [Decorator<Service>]) -> Any {
-        let inner = make
-        return FactoryBox { (resolver: any Resolver, argument: repeat each Argument) in
-            let made = try inner(resolver, repeat each argument)
-            guard var instance = made as? Service else { return made }
-            for decorator in decorators {
-                instance = try decorator.decorate(resolver, instance)
-            }
-            return instance
-        }
-    }
-}
-
 extension Container {
     /// Registers how to make `serviceType`: the factory receives a resolver for the dependencies and the
     /// runtime arguments that `resolve` passes, any number of them.
@@ -117,9 +94,10 @@ extension Container {
         _ serviceType: Service.Type,
         factory: @escaping (any Resolver, repeat each Argument) throws -> Service
     ) -> ServiceEntry<Service> {
-        let box = FactoryBox<repeat each Argument> { (resolver: any Resolver, argument: repeat each Argument) in
-            try factory(resolver, repeat each argument)
-        }
+        let box = FactoryBox<(repeat each Argument)>(
+            make: { resolver, arguments in try factory(resolver, repeat each arguments) },
+            spreader: argumentSpreader(repeat (each Argument).self)
+        )
         return ServiceEntry(
             serviceType: serviceType,
             argumentsType: (any Resolver, repeat each Argument).self,

@@ -35,7 +35,7 @@ extension Container {
     ) -> ServiceEntry<Element> {
         addListElement(
             asyncEntry(Element.self, factory: factory), to: collectionType, name: name, id: id,
-            taking: PackBox<First, repeat each Other>.self)
+            taking: PackBox<(First, repeat each Other)>.self)
     }
 
     /// Adds the element `key`, whose `async` factory takes runtime arguments, to the map `collectionType`; chosen
@@ -66,7 +66,7 @@ extension Container {
     ) -> ServiceEntry<Value> {
         addMapElement(
             asyncEntry(Value.self, factory: factory), to: collectionType, key: key, name: name,
-            taking: PackBox<First, repeat each Other>.self)
+            taking: PackBox<(First, repeat each Other)>.self)
     }
 
     /// Registers `element`, whose factory takes the arguments `(First, Other...)`, as an element of the list
@@ -76,10 +76,10 @@ extension Container {
         to collectionType: [Element].Type,
         name: String?,
         id: String?,
-        taking _: PackBox<First, repeat each Other>.Type
+        taking _: PackBox<(First, repeat each Other)>.Type
     ) -> ServiceEntry<Element> {
         let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = listBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+        let book = listBook(collectionType, name: name, taking: PackBox<(First, repeat each Other)>.self)
         book.add(collection: collectionType, place: id.map { .id($0) }) { option in
             let key = ServiceKey(serviceType: Element.self, argumentsType: argumentsType, name: name, option: option)
             add(element, as: Element.self, key: key)
@@ -94,10 +94,10 @@ extension Container {
         to collectionType: [Key: Value].Type,
         key: Key,
         name: String?,
-        taking _: PackBox<First, repeat each Other>.Type
+        taking _: PackBox<(First, repeat each Other)>.Type
     ) -> ServiceEntry<Value> {
         let argumentsType = (any Resolver, First, repeat each Other).self
-        let book = mapBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+        let book = mapBook(collectionType, name: name, taking: PackBox<(First, repeat each Other)>.self)
         book.add(collection: collectionType, place: .key(key)) { option in
             let elementKey = ServiceKey(
                 serviceType: Value.self, argumentsType: argumentsType, name: name, option: option)
@@ -111,20 +111,23 @@ extension Container {
     func listBook<Element, First, each Other>(
         _ collectionType: [Element].Type,
         name: String?,
-        taking _: PackBox<First, repeat each Other>.Type
+        taking _: PackBox<(First, repeat each Other)>.Type
     ) -> CollectionBook {
         let argumentsType = (any Resolver, First, repeat each Other).self
         return collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
             let entry = ServiceEntry(
                 serviceType: collectionType, argumentsType: argumentsType,
-                factory: FactoryBox<First, repeat each Other> {
+                factory: factoryBox {
                     (resolver: any Resolver, first: First, other: repeat each Other) in
                     try book.makeList(resolver, as: Element.self, arguments: first, repeat each other)
                 },
                 objectScope: .transient)
+            let spreader = argumentSpreader(First.self, repeat (each Other).self)
             entry.asyncFactory = AsyncFactory { resolver, arguments in
-                guard let arguments = arguments as? PackBox<First, repeat each Other> else { return nil }
-                return Made(value: try await book.makeList(resolver, as: Element.self, arguments: arguments))
+                guard let arguments = arguments as? PackBox<(First, repeat each Other)> else { return nil }
+                return Made(
+                    value: try await book.makeList(resolver, as: Element.self, arguments: arguments, spreader: spreader)
+                )
             }
             return entry
         }
@@ -135,20 +138,23 @@ extension Container {
     func mapBook<Key: Hashable & Sendable, Value, First, each Other>(
         _ collectionType: [Key: Value].Type,
         name: String?,
-        taking _: PackBox<First, repeat each Other>.Type
+        taking _: PackBox<(First, repeat each Other)>.Type
     ) -> CollectionBook {
         let argumentsType = (any Resolver, First, repeat each Other).self
         return collectionBook(collectionType, name: name, argumentsType: argumentsType) { book in
             let entry = ServiceEntry(
                 serviceType: collectionType, argumentsType: argumentsType,
-                factory: FactoryBox<First, repeat each Other> {
+                factory: factoryBox {
                     (resolver: any Resolver, first: First, other: repeat each Other) in
                     try book.makeMap(resolver, as: collectionType, arguments: first, repeat each other)
                 },
                 objectScope: .transient)
+            let spreader = argumentSpreader(First.self, repeat (each Other).self)
             entry.asyncFactory = AsyncFactory { resolver, arguments in
-                guard let arguments = arguments as? PackBox<First, repeat each Other> else { return nil }
-                return Made(value: try await book.makeMap(resolver, as: collectionType, arguments: arguments))
+                guard let arguments = arguments as? PackBox<(First, repeat each Other)> else { return nil }
+                return Made(
+                    value: try await book.makeMap(
+                        resolver, as: collectionType, arguments: arguments, spreader: spreader))
             }
             return entry
         }
@@ -171,7 +177,7 @@ extension Container {
         arguments first: First.Type,
         _ other: repeat (each Other).Type
     ) {
-        _ = listBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+        _ = listBook(collectionType, name: name, taking: PackBox<(First, repeat each Other)>.self)
     }
 
     /// Declares the map `collectionType` resolved with runtime arguments of the types given, so that it resolves
@@ -186,41 +192,58 @@ extension Container {
         arguments first: First.Type,
         _ other: repeat (each Other).Type
     ) {
-        _ = mapBook(collectionType, name: name, taking: PackBox<First, repeat each Other>.self)
+        _ = mapBook(collectionType, name: name, taking: PackBox<(First, repeat each Other)>.self)
     }
 }
 
 extension CollectionBook {
     /// Makes the list as ``makeList(_:as:arguments:)`` does, from async code: each element through `resolver`,
-    /// with `arguments`.
-    nonisolated(nonsending) func makeList<Element, each Argument>(
+    /// with `arguments`, which `spreader` hands to a synchronous element's factory.
+    nonisolated(nonsending) func makeList<Element, Arguments>(
         _ resolver: AsyncResolver,
         as elementType: Element.Type,
-        arguments: PackBox<repeat each Argument>
+        arguments: PackBox<Arguments>,
+        spreader: ArgumentSpreader<Arguments>
     ) async throws -> [Element] {
         let options = listOptions()
         var result: [Element] = []
         result.reserveCapacity(options.count)
         for option in options {
-            result.append(
-                try await resolver.require(Element.self, name: collectionKey.name, option: option, arguments: arguments)
-            )
+            result.append(try await element(Element.self, option: option, resolver, arguments, spreader))
         }
         return result
     }
 
     /// Makes the map as ``makeMap(_:as:arguments:)`` does, from async code: each element through `resolver`, with
-    /// `arguments`.
-    nonisolated(nonsending) func makeMap<Key: Hashable, Value, each Argument>(
+    /// `arguments`, which `spreader` hands to a synchronous element's factory.
+    nonisolated(nonsending) func makeMap<Key: Hashable, Value, Arguments>(
         _ resolver: AsyncResolver,
         as mapType: [Key: Value].Type,
-        arguments: PackBox<repeat each Argument>
+        arguments: PackBox<Arguments>,
+        spreader: ArgumentSpreader<Arguments>
     ) async throws -> [Key: Value] {
         var result: [Key: Value] = [:]
         for (key, option) in mapEntries(Key.self) {
-            result[key] = try await resolver.require(
-                Value.self, name: collectionKey.name, option: option, arguments: arguments)
+            result[key] = try await element(Value.self, option: option, resolver, arguments, spreader)
         }
         return result
+    }
+
+    /// The element contributed under `option`, made with `arguments` from async code.
+    nonisolated(nonsending) private func element<Element, Arguments>(
+        _: Element.Type,
+        option: any ServiceKeyOption,
+        _ resolver: AsyncResolver,
+        _ arguments: PackBox<Arguments>,
+        _ spreader: ArgumentSpreader<Arguments>
+    ) async throws -> Element {
+        let name = collectionKey.name
+        let key = ServiceKey(
+            serviceType: Element.self, argumentsType: spreader.argumentsType, name: name, option: option)
+        let request = ForwardRequest<Element>(name: name, option: option)
+        let (spread, container) = (spreader.make, resolver.container)
+        return try await resolver.require(Element.self, key: key, arguments: arguments) {
+            try spread(request, container, arguments.values)
+        }
     }
 }

@@ -119,16 +119,3 @@ extension ServiceEntry {
         decoratorCount += decorators.count
     }
 }
-
-extension FactoryBox {
-    /// This factory as an async one, for a registration with runtime arguments whose factory is synchronous: it
-    /// runs with the resolver's container, inside its graph, then `decorators` wrap what it made.
-    func asyncDecorated<Service>(by decorators: [Decorator<Service>]) -> AsyncFactory {
-        AsyncFactory { resolver, arguments in
-            guard let arguments = arguments as? PackBox<repeat each Argument> else { return nil }
-            let made = try resolver.synchronously { try self.make($0, repeat each arguments.values) }
-            guard let instance = made as? Service else { return Made(value: made) }
-            return Made(value: try await Decorator.apply(decorators, to: instance, resolver: resolver))
-        }
-    }
-}

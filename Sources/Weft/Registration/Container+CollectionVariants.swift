@@ -120,7 +120,7 @@ extension Container {
     ) -> ServiceEntry<Element> {
         addListElement(
             entry(Element.self, factory: factory), to: collectionType, name: name, id: id,
-            taking: PackBox<First, repeat each Other>.self)
+            taking: PackBox<(First, repeat each Other)>.self)
     }
 
     /// Adds the element `key`, whose factory takes runtime arguments, to the map `collectionType`: resolving the
@@ -153,7 +153,7 @@ extension Container {
     ) -> ServiceEntry<Value> {
         addMapElement(
             entry(Value.self, factory: factory), to: collectionType, key: key, name: name,
-            taking: PackBox<First, repeat each Other>.self)
+            taking: PackBox<(First, repeat each Other)>.self)
     }
 }
 

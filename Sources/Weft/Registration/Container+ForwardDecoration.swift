@@ -162,24 +162,6 @@ extension Container {
     }
 }
 
-extension FactoryBox {
-    func forwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> Any {
-        FactoryBox { (resolver: any Resolver, argument: repeat each Argument) in
-            guard let container = resolver as? Container else {
-                throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: type)
-            }
-            return try container.make(Type.self, name: name, option: option, arguments: repeat each argument)
-        }
-    }
-
-    func asyncForwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> AsyncFactory {
-        AsyncFactory { resolver, arguments in
-            guard let arguments = arguments as? PackBox<repeat each Argument> else { return nil }
-            return Made(value: try await resolver.require(Type.self, name: name, option: option, arguments: arguments))
-        }
-    }
-}
-
 /// What a container holds under a forwarded type's key (`own`) and under the key by which its decorated forward
 /// reaches the registration it forwards to (`target`), read in one hold of its lock.
 struct ForwardSlots {

@@ -210,8 +210,8 @@ extension Container {
         if key.argumentsType == noArguments, let made = try entry.makeErased(self) {
             return made
         }
-        if let box = entry.factory as? FactoryBox<repeat each Argument> {
-            return try box.make(self, repeat each arguments)
+        if let box = entry.factory as? FactoryBox<(repeat each Argument)> {
+            return try box.make(self, (repeat each arguments))
         }
         if let factory = entry.factory as? any ErasedTupleFactory,
             let made = factory.make(erased: (self as any Resolver, repeat each arguments))

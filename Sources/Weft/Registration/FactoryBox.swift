@@ -1,0 +1,119 @@
+/// The factory of a registration that takes runtime arguments, erased to return `Any` so that forwarded types can
+/// share it: `Arguments` is the tuple of the arguments' types, `(repeat each Argument)` where the registration
+/// declared them as a parameter pack (the one type for one argument).
+///
+/// Generic over that tuple rather than over the pack itself: a generic type with a parameter pack needs the Swift 5.9
+/// runtime (macOS 14, iOS 17, tvOS 17, watchOS 10), which Weft's deployment floors predate, while a tuple type made
+/// from a pack, and a generic function over a pack, need no newer runtime. What needs the arguments spread out again
+/// as a pack (a forwarded request, which builds its key from their types) goes through ``spreader``, made where the
+/// pack was known.
+final class FactoryBox<Arguments>: @unchecked Sendable {
+    let make: (any Resolver, Arguments) throws -> Any
+    let spreader: ArgumentSpreader<Arguments>
+
+    init(make: @escaping (any Resolver, Arguments) throws -> Any, spreader: ArgumentSpreader<Arguments>) {
+        self.make = make
+        self.spreader = spreader
+    }
+}
+
+/// The box of `make`, a factory taking the runtime arguments `(repeat each Argument)`.
+func factoryBox<each Argument>(
+    _ make: @escaping (any Resolver, repeat each Argument) throws -> Any
+) -> FactoryBox<(repeat each Argument)> {
+    FactoryBox(
+        make: { resolver, arguments in try make(resolver, repeat each arguments) },
+        spreader: argumentSpreader(repeat (each Argument).self)
+    )
+}
+
+/// Hands a tuple of runtime arguments to a ``ForwardedRequest`` as the parameter pack it takes them as, and knows
+/// the type a request key gives them: made by ``argumentSpreader(_:)``, where the pack is known.
+struct ArgumentSpreader<Arguments>: Sendable {
+    let make: @Sendable (any ForwardedRequest, Container, Arguments) throws -> Any
+    /// The arguments type of a key that these arguments are resolved with (see ``ServiceKey``).
+    let argumentsType: Any.Type
+}
+
+/// The spreader of the runtime arguments `(repeat each Argument)`.
+func argumentSpreader<each Argument>(
+    _: repeat (each Argument).Type
+) -> ArgumentSpreader<(repeat each Argument)> {
+    ArgumentSpreader(
+        make: { request, container, arguments in try request.make(in: container, arguments: repeat each arguments) },
+        argumentsType: (any Resolver, repeat each Argument).self
+    )
+}
+
+/// A request that a factory passes its runtime arguments on to: what a decorated forward makes (see
+/// `Container+ForwardDecoration.swift`).
+protocol ForwardedRequest: Sendable {
+    /// Makes the requested service with `arguments` in `container`'s current graph.
+    func make<each Argument>(in container: Container, arguments: repeat each Argument) throws -> Any
+}
+
+/// A request for `Type` under `name` and `option`.
+struct ForwardRequest<Type>: ForwardedRequest {
+    let name: String?
+    let option: any ServiceKeyOption
+
+    func make<each Argument>(in container: Container, arguments: repeat each Argument) throws -> Any {
+        try container.make(Type.self, name: name, option: option, arguments: repeat each arguments)
+    }
+}
+
+extension FactoryBox: DecoratableFactory {
+    func decorated<Service>(by decorators: [Decorator<Service>]) -> Any {
+        let inner = make
+        return FactoryBox(
+            make: { resolver, arguments in
+                let made = try inner(resolver, arguments)
+                guard var instance = made as? Service else { return made }
+                for decorator in decorators {
+                    instance = try decorator.decorate(resolver, instance)
+                }
+                return instance
+            },
+            spreader: spreader
+        )
+    }
+
+    /// This factory as an async one, for a registration with runtime arguments whose factory is synchronous: it
+    /// runs with the resolver's container, inside its graph, then `decorators` wrap what it made.
+    func asyncDecorated<Service>(by decorators: [Decorator<Service>]) -> AsyncFactory {
+        AsyncFactory { resolver, arguments in
+            guard let arguments = arguments as? PackBox<Arguments> else { return nil }
+            let made = try resolver.synchronously { try self.make($0, arguments.values) }
+            guard let instance = made as? Service else { return Made(value: made) }
+            return Made(value: try await Decorator.apply(decorators, to: instance, resolver: resolver))
+        }
+    }
+
+    func forwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> Any {
+        let request = ForwardRequest<Type>(name: name, option: option)
+        let spread = spreader.make
+        return FactoryBox(
+            make: { resolver, arguments in
+                guard let container = resolver as? Container else {
+                    throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: type)
+                }
+                return try spread(request, container, arguments)
+            },
+            spreader: spreader
+        )
+    }
+
+    func asyncForwarding<Type>(_ type: Type.Type, name: String?, option: any ServiceKeyOption) -> AsyncFactory {
+        let request = ForwardRequest<Type>(name: name, option: option)
+        let spread = spreader.make
+        let key = ServiceKey(serviceType: Type.self, argumentsType: spreader.argumentsType, name: name, option: option)
+        return AsyncFactory { resolver, arguments in
+            guard let arguments = arguments as? PackBox<Arguments> else { return nil }
+            let container = resolver.container
+            let made = try await resolver.require(Type.self, key: key, arguments: arguments) {
+                try spread(request, container, arguments.values)
+            }
+            return Made(value: made)
+        }
+    }
+}
