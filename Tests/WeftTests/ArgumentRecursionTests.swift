@@ -99,7 +99,7 @@ import Testing
         #expect(error.reason == .tooDeep)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func anAsyncRecursionWithArgumentsThatNeverEndsStopsTooDeepAtItsLimit() async throws {
         let container = Container()
         container.register(Loop.self) { (r: AsyncResolver, step: Int) async throws in

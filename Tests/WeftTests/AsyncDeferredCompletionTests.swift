@@ -200,7 +200,7 @@ import Testing
         return (atReturn, completed.value)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func anInstanceATaskFinishesAfterTheTopLevelFactoryReturnedRunsItsCallbacksAtOnce() async throws {
         let (atReturn, after) = try await callbacksOfALeafMadeAfterTheTopLevelReturn(hubScope: .graph)
         #expect(atReturn == 0)
@@ -208,7 +208,7 @@ import Testing
     }
 
     /// Transient all the way, without callbacks: the resolution makes no graph before its task's Leaf needs one.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aTaskOfATransientResolutionWithoutAGraphRunsItsInstancesCallbacksOnceItIsMade() async throws {
         let (_, after) = try await callbacksOfALeafMadeAfterTheTopLevelReturn(hubScope: .transient)
         #expect(after == 1)

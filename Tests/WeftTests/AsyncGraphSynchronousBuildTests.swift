@@ -95,7 +95,7 @@ import Testing
         #expect(overlaps.value == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func childTasksBuildingBothEndsOfASynchronousCycleFailInsteadOfHanging() async throws {
         let container = Container()
         container.register(Left.self) { r in

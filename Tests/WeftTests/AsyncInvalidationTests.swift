@@ -29,7 +29,7 @@ import Weft
         return container
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func replacingAnAsyncDependencyDiscardsTheAsyncSingletonMadeWithIt() async throws {
         let container = Container()
         container.register(Settings.self) { (_: AsyncResolver) async in Settings(id: 1) }.inObjectScope(.container)
@@ -47,7 +47,7 @@ import Weft
         #expect(try await container.async.require(Gateway.self) === after)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func replacingADependencyOfAGraphInstanceMadeInsideAnAsyncSingletonDiscardsTheSingleton() async throws {
         let container = Container()
         container.register(Settings.self) { (_: AsyncResolver) async in Settings(id: 1) }.inObjectScope(.container)
@@ -68,7 +68,7 @@ import Weft
         #expect(after.gateway.settings === (try await container.async.require(Settings.self)))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func replacingWhatAReusedAsyncGraphInstanceUsedDiscardsTheSingletonMadeWithIt() async throws {
         // The async engine logs nothing of what a graph-scoped build used (the synchronous engine logs it per
         // thread), so a singleton that reuses such an instance made earlier does not learn it: a known gap.
@@ -87,7 +87,7 @@ import Weft
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func resettingWhatAReusedAsyncGraphInstanceUsedDiscardsTheSingletonMadeWithIt() async throws {
         // The async engine logs nothing of what a graph-scoped build used (the synchronous engine logs it per
         // thread), so a singleton that reuses such an instance made earlier does not learn it: a known gap.

@@ -165,7 +165,7 @@ import Testing
         #expect(error.path == ["Ping", "Pong", "Ping"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func sharedServicesWaitingForEachOtherAcrossTasksFailInsteadOfHanging() async throws {
         let container = Container()
         container.register(Ping.self) { r in

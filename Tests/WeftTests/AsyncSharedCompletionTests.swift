@@ -107,7 +107,7 @@ import Testing
         #expect(log.values == ["Child completed", "Parent completed"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func otherTasksGetASharedInstanceOnlyOnceWhatItsFactoryMadeIsComplete() async throws {
         let made = Counter()
         let container = parentAndChild(scope: .container, asyncChild: true, made: made)
@@ -135,7 +135,7 @@ import Testing
         #expect(made.value == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aTaskThatOutlivesASharedFactoryRunsItsInstancesCallbacksAtOnce() async throws {
         let container = Container()
         let stray = Collected<Task<Child, any Error>>()

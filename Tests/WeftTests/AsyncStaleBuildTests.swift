@@ -35,7 +35,7 @@ import Weft
         return (container, builds)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func dependencyResetWhileAnAsyncSingletonIsMadeIsNotKeptInIt() async throws {
         let clocks = Counter()
         let (entered, release) = (Gate(), Gate())
@@ -57,7 +57,7 @@ import Weft
         #expect(builds.value == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func dependencyReplacedWhileAnAsyncSingletonIsMadeIsNotKeptInIt() async throws {
         let (entered, release) = (Gate(), Gate())
         let (container, _) = Self.gatedScheduler(clockID: { 1 }, entered: entered, release: release)
@@ -73,7 +73,7 @@ import Weft
         #expect(try container.require(Scheduler.self).clock.id == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func tasksWaitingForAStaleAsyncBuildGetTheRebuiltSingleton() async throws {
         let (entered, release) = (Gate(), Gate())
         let (container, builds) = Self.gatedScheduler(clockID: { 1 }, entered: entered, release: release)
@@ -93,7 +93,7 @@ import Weft
         #expect(builds.value == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func anAsyncSingletonResetWhileItIsMadeIsMadeAgainForTheNextResolve() async throws {
         let (entered, release) = (Gate(), Gate())
         let (container, builds) = Self.gatedScheduler(clockID: { 1 }, entered: entered, release: release)
@@ -109,7 +109,7 @@ import Weft
         #expect(builds.value == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func tasksOfAScopeWaitingForAStaleScopedBuildGetTheRebuiltInstance() async throws {
         let clocks = Counter()
         let (entered, release) = (Gate(), Gate())
@@ -135,7 +135,7 @@ import Weft
         try await scope.end()
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aThreadAskingWhileATaskMakesTheSingletonIsToldItNeedsAsyncThenGetsTheInstance() async throws {
         let (entered, release) = (Gate(), Gate())
         let (container, builds) = Self.gatedScheduler(clockID: { 1 }, entered: entered, release: release)

@@ -6,7 +6,7 @@ import Testing
 /// The `initCompleted` callbacks of instances that synchronous factories make inside an async graph wait for the
 /// top-level factory, as those of async factories' instances do and as the synchronous engine runs them: a callback
 /// can close a cycle with the parent whose async factory needed the instance, also from a child task.
-@Suite(.timeLimit(.minutes(1))) struct AsyncSynchronousCompletionTests {
+@Suite(hangLimit) struct AsyncSynchronousCompletionTests {
     final class Parent: Sendable {
         let child: Child
         init(child: Child) { self.child = child }

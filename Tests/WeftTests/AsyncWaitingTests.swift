@@ -39,7 +39,7 @@ import Weft
         var isOpen: Bool { lock.withLock { open } }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func cancelledTaskWaitingForAnotherTasksBuildReturnsAtOnce() async throws {
         let container = Container()
         let entered = Gate()

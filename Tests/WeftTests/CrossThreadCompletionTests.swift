@@ -6,7 +6,7 @@ import Weft
 /// A shared instance is handed to another thread only once every shared instance it may reach through its own
 /// graph is complete: made inside the `initCompleted` callback of another shared instance (Swinject's
 /// parent/child property injection), it may hold that instance, whose callback is still running.
-@Suite(.timeLimit(.minutes(1))) struct CrossThreadCompletionTests {
+@Suite(hangLimit) struct CrossThreadCompletionTests {
     final class Parent: @unchecked Sendable {
         var child: Child?
         var engine: Engine?

@@ -112,7 +112,7 @@ import Weft
     }
 
     // A storage called under one of Weft's locks while it describes the container waits forever: bounded.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func racingAsyncResolvesOfACustomScopedAsyncFactoryShareOneInstance() async throws {
         let storage = CheckedStorage()
         let container = Container()

@@ -5,7 +5,7 @@ import Weft
 
 /// A graph-scoped service of a graph that can be named from outside is made once in that graph, whatever another
 /// graph is making at the same time: threads of one graph wait for that graph's builder, not for another graph's.
-@Suite(.timeLimit(.minutes(1))) struct EscapedGraphClaimTests {
+@Suite(hangLimit) struct EscapedGraphClaimTests {
     final class Engine: Sendable {
         let graph: String
         init(graph: String) { self.graph = graph }

@@ -6,7 +6,7 @@ import Weft
 /// A graph that can be named from outside (a factory resolved a `Lazy` or the `GraphIdentifier`) may be resolved
 /// in from other threads while it is still being made: a `Lazy` read on another thread makes its instance in the
 /// graph it was resolved in. A graph-scoped service is still made once per graph, and handed out complete.
-@Suite(.timeLimit(.minutes(1))) struct EscapedGraphThreadsTests {
+@Suite(hangLimit) struct EscapedGraphThreadsTests {
     final class Engine: @unchecked Sendable {
         var started = false
     }

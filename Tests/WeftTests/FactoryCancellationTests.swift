@@ -56,7 +56,7 @@ import Weft
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func aFactoryCancelledWithItsTaskFailsThatResolveWithTheCancellationAsTheCause() async throws {
         let container = container(FirstBuild())
@@ -70,7 +70,7 @@ import Weft
         #expect(error.description == "[Weft.factoryFailed] The factory of Engine threw: CancellationError()")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func aCancelledBuildIsNotRememberedAndTheNextResolveBuildsTheSingleton() async throws {
         let build = FirstBuild()
@@ -84,7 +84,7 @@ import Weft
             try container.require(Engine.self) === engine, "the singleton made after the cancelled build was not kept")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func threadsWaitingForACancelledBuildBuildTheSingletonOnceAndShareIt() async throws {
         let build = FirstBuild(waiters: 4)
@@ -114,7 +114,7 @@ import Weft
         #expect(try ObjectIdentifier(container.require(Engine.self)) == build.engines.values.first)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: [ObjectScope.graph, .transient, .weak])
+    @Test(hangLimit, arguments: [ObjectScope.graph, .transient, .weak])
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func aCancelledBuildOfAnUnsharedOrWeakServiceLeavesNothingBehind(scope: ObjectScope) async throws {
         let build = FirstBuild()

@@ -5,7 +5,7 @@ import Weft
 /// written for Swinject (SwinjectStoryboard and the like) build on: their factories take every argument as one
 /// tuple, `(Resolver, Arg1, ...)`, and their registrations resolve through the ordinary `resolve` and `require`
 /// as well as through `_resolve`.
-@Suite(.timeLimit(.minutes(1))) struct SwinjectExtensionAPITests {
+@Suite(hangLimit) struct SwinjectExtensionAPITests {
     final class Screen {
         var title: String
         init(title: String) { self.title = title }

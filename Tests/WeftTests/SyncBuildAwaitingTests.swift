@@ -29,7 +29,7 @@ import Weft
         return (container, builder)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(timeLimit(minutes: 2))
     func tasksWaitingForAnotherThreadsSynchronousBuildLeaveThePoolFree() async throws {
         let release = DispatchSemaphore(value: 0)
         let (releasedByTimeout, builds) = (Counter(), Counter())
@@ -56,7 +56,7 @@ import Weft
         #expect(instances.first == container.resolve(Clock.self).map(ObjectIdentifier.init))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(timeLimit(minutes: 2))
     func cancelledTaskWaitingForAnotherThreadsBuildStopsWaiting() async throws {
         let release = DispatchSemaphore(value: 0)
         let (releasedByTimeout, builds) = (Counter(), Counter())

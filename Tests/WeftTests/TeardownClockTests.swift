@@ -52,7 +52,7 @@ import Testing
         #expect(heap.earliest == nil)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func anEarlierDeadlineWakesTheClockSleepingUntilALaterOne() async throws {
         let clock = TeardownClock()
         let release = AsyncWaitingTests.Gate()
@@ -75,7 +75,7 @@ import Testing
         #expect(clock.scheduledCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aTimeOutHoldsWhenTheClockCannotStartItsThread() async throws {
         let clock = TeardownClock(mayStartThread: false)
         let release = AsyncWaitingTests.Gate()
@@ -96,7 +96,7 @@ import Testing
         #expect(clock.scheduledCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aTeardownWithoutABoundIsNotScheduled() async throws {
         let clock = TeardownClock()
         let (started, release) = (Counter(), AsyncWaitingTests.Gate())

@@ -40,7 +40,7 @@ import Weft
         return scope
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aTeardownPastItsTimeoutIsReportedAndEndReturns() async throws {
         let (started, quick, release) = (Counter(), Counter(), AsyncWaitingTests.Gate())
         defer { release.openGate() }
@@ -56,7 +56,7 @@ import Weft
         #expect(quick.value == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func cancellingTheTaskThatEndsAScopeMakesEndReturn() async throws {
         let (started, quick, release) = (Counter(), Counter(), AsyncWaitingTests.Gate())
         defer { release.openGate() }
