@@ -5,7 +5,8 @@
 # - a generic type with a parameter pack (`struct Box<each T>`): "parameter packs in generic types are only
 #   available in macOS 14.0.0 or newer" (generic functions with packs are fine);
 # - Swift Testing's `.timeLimit` trait, available from macOS 13 / iOS 16 / tvOS 16 / watchOS 9, used anywhere but
-#   in the tests' `hangLimit`, which applies it only where it exists.
+#   in the tests' `hangLimit`, which applies it only where it exists;
+# - `String.contains` with a string in a file that does not import Foundation (see below).
 set -u
 cd "$(dirname "$0")/.."
 status=0
@@ -23,5 +24,13 @@ if [ -n "$limits" ]; then
     echo "$limits"
     status=1
 fi
-[ $status -eq 0 ] && echo "no generic type with a parameter pack; no .timeLimit outside hangLimit"
+# String.contains(String) without Foundation is the standard library's, from macOS 13 / iOS 16; Foundation's, which
+# every Apple floor has, is chosen when the file imports Foundation.
+strings=$(grep -rlE '\.contains\("[^"]{2,}' --include='*.swift' Sources Tests | xargs -r grep -LE '^\s*import (Foundation|XCTest)$')
+if [ -n "$strings" ]; then
+    echo "These files call String.contains with a string but do not import Foundation (needs macOS 13 / iOS 16 then):"
+    echo "$strings"
+    status=1
+fi
+[ $status -eq 0 ] && echo "no generic type with a parameter pack; no .timeLimit outside hangLimit; String.contains(String) with Foundation"
 exit $status

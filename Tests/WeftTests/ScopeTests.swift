@@ -291,6 +291,7 @@ final class RequestCache: Sendable {
     }
 
     /// An actor whose code runs on a thread of its own: it ends scopes there.
+    @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, visionOS 1.0, *)
     actor ScopeEnder {
         let executor = ThreadExecutor()
         nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -305,7 +306,8 @@ final class RequestCache: Sendable {
 
     /// A scope with something to tear down ends off the caller's actor, as it always has: a synchronous teardown
     /// does not run on the actor that ends the scope.
-    @Test func aTeardownRunsOffTheActorThatEndsItsScope() async throws {
+    @Test @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, visionOS 1.0, *)
+    func aTeardownRunsOffTheActorThatEndsItsScope() async throws {
         final class Probe: Teardown, @unchecked Sendable {
             let ender: ScopeEnder
             var ranOnTheEndersActor: Bool?

@@ -176,7 +176,9 @@ enum CoreTestError: Error, Equatable {
 }
 
 /// An executor that runs its jobs one at a time on a thread of its own, so that a test can tell whether code runs
-/// on an actor that uses it (``isCurrent``). The thread lives as long as the test process.
+/// on an actor that uses it (``isCurrent``). The thread lives as long as the test process. `ExecutorJob` needs the
+/// Swift 5.9 runtime.
+@available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, visionOS 1.0, *)
 final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
