@@ -3,7 +3,10 @@ import Weft
 // The README's example, then the rest of the everyday API, as a Swift 5 module writes it.
 protocol Greeter { func greet(_ name: String) -> String }
 struct English: Greeter { func greet(_ name: String) -> String { "Hello, \(name)!" } }
-struct Welcome { let greeter: any Greeter; let guest: String }
+struct Welcome {
+    let greeter: any Greeter
+    let guest: String
+}
 
 let container = Container()
 container.register(Greeter.self) { _ in English() }.inObjectScope(.container)
