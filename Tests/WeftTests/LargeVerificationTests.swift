@@ -77,4 +77,25 @@ import Weft
         let failed = report.problems.filter { $0.kind == .buildFailed }
         #expect(failed.map(\.service) == ["Node[\"tail\"]"])
     }
+
+    /// `Node["a"]` asks for `Node["b"]` optionally, then for the missing `Node["c"]` itself; `b` requires `c`.
+    /// Built first, `a` fails as `b` does, but `b`'s failure was swallowed: `b` is still built on its own.
+    @Test func aSwallowedFailureIsNotSettledByALaterFailureOfTheSameKindAndKey() async throws {
+        let container = Container()
+        container.register(Node.self, name: "a") { r in
+            _ = r.resolve(Node.self, name: "b")
+            return Node(next: try r.require(Node.self, name: "c"))
+        }
+        container.register(Node.self, name: "b") { r in Node(next: try r.require(Node.self, name: "c")) }
+        let report = container.verificationReport()
+        let b = try #require(report.graph.node(for: Node.self, name: "b"))
+        #expect(report.graph.dependencies(of: b.id).map(\.access) == [.direct], "b requires c")
+        #expect(
+            report.problems.map(\.pathDescription) == [
+                "Node[\"a\"] -> Node[\"b\"] -> Node[\"c\"]", "Node[\"a\"] -> Node[\"c\"]",
+            ])
+        let asyncReport = await container.async.verificationReport()
+        #expect(report.problems.map(\.description) == asyncReport.problems.map(\.description))
+        #expect(report.graph == asyncReport.graph)
+    }
 }

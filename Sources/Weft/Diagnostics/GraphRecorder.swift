@@ -62,7 +62,7 @@
         /// The nodes a build settled: completed, or failed as their own build would (see ``settleFailures(like:)``).
         private var settled: Set<Int> = []
         /// The registrations whose builds failed during the current build, with the failure.
-        private var failedInBuild: [(entry: _ServiceEntryBase, key: ServiceKey?, reason: ResolutionError.Reason)] = []
+        private var failedInBuild: [(entry: _ServiceEntryBase, error: ResolutionError)] = []
 
         init(nodeOfEntry: [ObjectIdentifier: Int], containers: Set<ObjectIdentifier>) {
             self.nodeOfEntry = nodeOfEntry
@@ -122,7 +122,7 @@
 
         /// Notes that resolving `entry` failed with `error` during the current build.
         func failed(_ entry: _ServiceEntryBase, with error: ResolutionError) {
-            lock.withLock { failedInBuild.append((entry, error.key, error.reason)) }
+            lock.withLock { failedInBuild.append((entry, error)) }
         }
 
         /// Ends a build that failed with `error` (nil when it succeeded): the registrations that passed that same
@@ -130,7 +130,8 @@
         /// registration, a factory or callback that threw, a captive or out-of-scope dependency; not a cycle,
         /// whose path starts at the build, not an async or main-actor factory, reported for the build, and not
         /// the stack running out). Their own builds would fail alike and report nothing more; a registration
-        /// that swallowed a failure (an optional resolve) and failed otherwise, or did not fail, is not.
+        /// that swallowed a failure (an optional resolve) and failed otherwise, or did not fail, is not. A failure
+        /// the build passed up has the build's path: one swallowed, then met again on another path, is not it.
         func settleFailures(like error: ResolutionError?) {
             lock.withLock {
                 defer { failedInBuild.removeAll() }
@@ -142,7 +143,10 @@
                 case .circularDependency, .notOnMainActor, .requiresAsync, .tooDeep:
                     return
                 }
-                for failure in failedInBuild where failure.key == error.key && failure.reason == error.reason {
+                for failure in failedInBuild
+                where failure.error.key == error.key && failure.error.reason == error.reason
+                    && failure.error.path == error.path
+                {
                     if let node = node(of: failure.entry) { settled.insert(node) }
                 }
             }

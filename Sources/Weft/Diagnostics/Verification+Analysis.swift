@@ -118,7 +118,7 @@ extension Verification {
                     .missingRegistration,
                     service: wanted,
                     message: "\(needer) needs \(finding.key.requestDescription), which is not registered.",
-                    path: labels(rootPath(to: finding.needer)) + [wanted],
+                    path: labels(rootPath(to: finding.needer)) + finding.request,
                     hint: "Register \(wanted) in this container or a parent. If \(needer) can do without it, take it "
                         + "as an optional (\(Self.optionalSpelling(of: finding.key))).",
                     details: details

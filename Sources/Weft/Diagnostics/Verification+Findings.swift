@@ -66,6 +66,9 @@ struct MissingFinding {
 
     let needer: Int
     let key: ServiceKey
+    /// The path from the needer's request to the missing service, as the resolution error wrote it: the
+    /// missing service, after the `Lazy` or `Provider` asked for around it, if any.
+    let request: [String]
     /// Registrations that might have been meant.
     let suggestions: [String]
 

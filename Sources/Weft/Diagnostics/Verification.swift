@@ -97,7 +97,10 @@ final class Verification {
                     let key = dependency.serviceKey
                     found.append(.init(from: index, to: .missing(key), kind: .initializer, access: dependency.access))
                     if dependency.access != .optional {
-                        addMissing(needer: index, key: key, suggestions: container.suggestions(for: key))
+                        let wrapper = dependency.access == .direct ? [] : [dependency.parameterKey.pathComponent]
+                        addMissing(
+                            needer: index, key: key, request: wrapper + [key.pathComponent],
+                            suggestions: container.suggestions(for: key))
                     }
                 }
             }
@@ -286,7 +289,12 @@ final class Verification {
             } else if error.path.count >= 2, let asking = nodeOfLabel[error.path[error.path.count - 2]] {
                 needer = asking
             }
-            addMissing(needer: needer, key: wanted, suggestions: error.suggestions)
+            // The error's path past the needer: the wrapper (`Lazy<T>`, `Provider<T>`) asked for, then the service.
+            let request = error.path.lastIndex(of: nodes[needer].label).map { error.path[($0 + 1)...] } ?? []
+            addMissing(
+                needer: needer, key: wanted,
+                request: request.last == wanted.pathComponent ? Array(request) : [wanted.pathComponent],
+                suggestions: error.suggestions)
         case .circularDependency:
             reportedCycles.append(error.path)
         case .notOnMainActor:
@@ -365,8 +373,8 @@ final class Verification {
         scope.adoptForTeardown(OwnedInstance(finding: instance, name: name))
     }
 
-    private func addMissing(needer: Int, key: ServiceKey, suggestions: [String]) {
-        let finding = MissingFinding(needer: needer, key: key, suggestions: suggestions)
+    private func addMissing(needer: Int, key: ServiceKey, request: [String], suggestions: [String]) {
+        let finding = MissingFinding(needer: needer, key: key, request: request, suggestions: suggestions)
         if missingSeen.insert(finding.id).inserted { missing.append(finding) }
     }
 

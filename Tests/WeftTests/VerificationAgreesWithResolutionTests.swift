@@ -1,0 +1,100 @@
+import Testing
+import Weft
+
+/// Differential property-based tests: generated containers (`Support/VerifyCase.swift`) are verified, and each
+/// of their registered services is resolved in a fresh container; what verification reports and the graph it
+/// exports must match what resolution meets and asks for. Each test runs a fixed range of seeds; a failure
+/// names its seed and a shrunk container.
+@Suite struct VerificationAgreesWithResolutionTests {
+    static let seeds: Range<UInt64> = 1..<UInt64(1 + lighterUnderSanitizer(200))
+
+    @Test func verifyReportsNothingExactlyWhenEveryCheckedServiceResolves() async {
+        await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
+            let report = Container.verificationReport(of: verifyCase)
+            let run = verifyCase.resolveEach()
+            let unchecked = verifyCase.unchecked(in: report)
+            let problems = report.problems.filter {
+                verifyCase.resolutionStart(of: $0, unchecked: [], run: run) != nil
+            }
+            let failing = run.outcomes.filter { $0.value != nil && !unchecked.contains($0.key) }.keys.sorted()
+            guard problems.isEmpty != failing.isEmpty else { return [] }
+            return ["problems: \(problems.map(\.summary)), failing services: \(failing)"]
+        }
+    }
+
+    @Test func everyReportedProblemIsTheFailureOfResolvingTheFirstServiceOfItsPath() async {
+        await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
+            verifyCase.reportedProblemsThatResolutionDoesNotMeet(
+                Container.verificationReport(of: verifyCase), verifyCase.resolveEach())
+        }
+    }
+
+    @Test func everyResolutionFailureOfACheckedServiceIsReported() async {
+        await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
+            verifyCase.resolutionFailuresNotReported(
+                Container.verificationReport(of: verifyCase), verifyCase.resolveEach())
+        }
+    }
+
+    @Test func exportedGraphHasExactlyTheDependenciesResolutionAskedFor() async {
+        await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
+            let report = Container.verificationReport(of: verifyCase)
+            let graph = verifyCase.makeContainer(log: DependencyLog()).dependencyGraph()
+            var failures = verifyCase.graphEdgesResolutionDidNotAskFor(
+                graph, verifyCase.resolveEach(), unchecked: verifyCase.unchecked(in: report))
+            if graph != report.graph { failures.append("dependencyGraph() is not the report's graph") }
+            return failures
+        }
+    }
+
+    @Test func syncAndAsyncVerificationAgreeOnContainersWithOnlySyncFactories() async {
+        await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
+            let sync = Container.verificationReport(of: verifyCase)
+            let async = await verifyCase.makeContainer(log: DependencyLog()).async.verificationReport()
+            var failures: [String] = []
+            // How much of the stack a recursion used differs from run to run.
+            let syncProblems = sync.problems.map { $0.description.filter { !$0.isNumber } }
+            let asyncProblems = async.problems.map { $0.description.filter { !$0.isNumber } }
+            if syncProblems != asyncProblems { failures.append("sync: \(syncProblems)\nasync: \(asyncProblems)") }
+            if sync.unchecked != async.unchecked {
+                failures.append("unchecked: \(sync.unchecked) / \(async.unchecked)")
+            }
+            if sync.graph != async.graph {
+                failures.append("graphs differ:\n\(sync.graph.mermaid)\n\(async.graph.mermaid)")
+            }
+            return failures
+        }
+    }
+
+    @Test func asyncVerificationReportsWhatAsyncResolutionMeetsAndAsksFor() async {
+        await checkVerifyCases(seeds: Self.seeds, allowAsync: true) { verifyCase in
+            let report = await verifyCase.makeContainer(log: DependencyLog()).async.verificationReport()
+            let run = await verifyCase.resolveEachAsync()
+            return verifyCase.reportedProblemsThatResolutionDoesNotMeet(report, run)
+                + verifyCase.resolutionFailuresNotReported(report, run)
+                + verifyCase.graphEdgesResolutionDidNotAskFor(
+                    report.graph, run, unchecked: verifyCase.unchecked(in: report))
+        }
+    }
+
+    @Test func generatedContainersCoverEveryKindOfProblemAndManyValidOnes() {
+        var kinds: [VerificationReport.Problem.Kind: Int] = [:]
+        var valid = 0
+        for seed in UInt64(1)..<201 {
+            let report = Container.verificationReport(of: VerifyCase.generate(seed: seed, allowAsync: false))
+            if report.isValid { valid += 1 }
+            for problem in report.problems { kinds[problem.kind, default: 0] += 1 }
+        }
+        #expect(valid > 20)
+        #expect(kinds[.missingRegistration, default: 0] > 20)
+        #expect(kinds[.unbuildableCycle, default: 0] > 10)
+        #expect(kinds[.captiveDependency, default: 0] > 10)
+    }
+}
+
+extension Container {
+    /// The report of the sync `verificationReport()` of a generated container.
+    fileprivate static func verificationReport(of verifyCase: VerifyCase) -> VerificationReport {
+        verifyCase.makeContainer(log: DependencyLog()).verificationReport()
+    }
+}
