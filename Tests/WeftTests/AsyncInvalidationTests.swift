@@ -70,37 +70,29 @@ import Weft
 
     @Test(hangLimit)
     func replacingWhatAReusedAsyncGraphInstanceUsedDiscardsTheSingletonMadeWithIt() async throws {
-        // The async engine logs nothing of what a graph-scoped build used (the synchronous engine logs it per
-        // thread), so a singleton that reuses such an instance made earlier does not learn it: a known gap.
-        await withKnownIssue {
-            let container = Self.asyncContainer(ids: Counter())
-            let job = try await container.async.require(Job.self)
-            #expect(job.agent.gateway === job.gateway)
-            #expect(job.agent.gateway.settings.id == 1)
+        let container = Self.asyncContainer(ids: Counter())
+        let job = try await container.async.require(Job.self)
+        #expect(job.agent.gateway === job.gateway)
+        #expect(job.agent.gateway.settings.id == 1)
 
-            container.register(Settings.self) { (_: AsyncResolver) async in Settings(id: 100) }
-                .inObjectScope(.container)
+        container.register(Settings.self) { (_: AsyncResolver) async in Settings(id: 100) }
+            .inObjectScope(.container)
 
-            let agent = try await container.async.require(Agent.self)
-            #expect(agent !== job.agent)
-            #expect(agent.gateway.settings.id == 100)
-        }
+        let agent = try await container.async.require(Agent.self)
+        #expect(agent !== job.agent)
+        #expect(agent.gateway.settings.id == 100)
     }
 
     @Test(hangLimit)
     func resettingWhatAReusedAsyncGraphInstanceUsedDiscardsTheSingletonMadeWithIt() async throws {
-        // The async engine logs nothing of what a graph-scoped build used (the synchronous engine logs it per
-        // thread), so a singleton that reuses such an instance made earlier does not learn it: a known gap.
-        await withKnownIssue {
-            let container = Self.asyncContainer(ids: Counter())
-            let job = try await container.async.require(Job.self)
-            #expect(job.agent.gateway.settings.id == 1)
+        let container = Self.asyncContainer(ids: Counter())
+        let job = try await container.async.require(Job.self)
+        #expect(job.agent.gateway.settings.id == 1)
 
-            container.resetObjectScope(.container, serviceType: Settings.self)
+        container.resetObjectScope(.container, serviceType: Settings.self)
 
-            let agent = try await container.async.require(Agent.self)
-            #expect(agent !== job.agent)
-            #expect(agent.gateway.settings.id == 2)
-        }
+        let agent = try await container.async.require(Agent.self)
+        #expect(agent !== job.agent)
+        #expect(agent.gateway.settings.id == 2)
     }
 }

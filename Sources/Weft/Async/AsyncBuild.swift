@@ -34,6 +34,10 @@ final class AsyncBuild: @unchecked Sendable {
     /// For a shared instance's build: the `initCompleted` callbacks of the instances made inside its factory, which
     /// run once that factory has returned (see `Container+AsyncCompletions.swift`). Guarded by ``AsyncBuilds/lock``.
     @exclusivity(unchecked) var completions = CompletionQueue()
+    /// For a graph-scoped instance's build: the registrations its factory used (see ``UseList``), which a shared
+    /// instance that reuses the instance later in the graph records as its dependencies. Guarded by
+    /// ``AsyncBuilds/lock``.
+    @exclusivity(unchecked) var uses = UseList()
     /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
     /// that holds an instance of any type goes through the optional's value witnesses, on every build.
     @exclusivity(unchecked) private(set) var state = State.running
@@ -72,6 +76,7 @@ final class AsyncBuild: @unchecked Sendable {
     func clear() {
         state = .running
         completions.reopen()
+        uses.removeAll()
         Self.release(&instance)
     }
 

@@ -108,6 +108,9 @@ struct AsyncStep {
     @exclusivity(unchecked) private var pathBits: UInt64 = 0
     /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
     @exclusivity(unchecked) private var hasSharedStep = false
+    /// Whether ``innermostBuild`` makes a graph-scoped instance: what a request uses meanwhile is logged in it (see
+    /// ``AsyncBuild/uses``).
+    @exclusivity(unchecked) private(set) var logsUses = false
 
     init() {}
 
@@ -180,6 +183,7 @@ struct AsyncStep {
         if let innermost = build ?? innermostBuild { context.innermostBuild = innermost }
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
+        context.logsUses = build == nil ? logsUses : !shared
         context.stepEntry = entry
         context.stepType = key.serviceType
         if let name = key.name { context.stepName = name }
@@ -200,6 +204,7 @@ struct AsyncStep {
         outer = nil
         pathBits = 0
         hasSharedStep = false
+        logsUses = false
     }
 
     /// Makes this top-level context's resolution, just started, record for a verification (see ``pathBits``).

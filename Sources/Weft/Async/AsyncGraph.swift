@@ -23,6 +23,9 @@ final class AsyncGraph: @unchecked Sendable {
     /// Instances made by synchronous factories during the graph, kept so that later resolves in the graph find
     /// them (their storage keeps graph-scoped instances weakly).
     @exclusivity(unchecked) var kept: [Any] = []
+    /// What the builds of graph-scoped instances made by synchronous factories during the graph used, by
+    /// registration (see ``noteThreadBuildUsesLocked(of:_:)``): their builds leave the graph's slots once done.
+    @exclusivity(unchecked) var threadBuildUses: [ObjectIdentifier: [EntryReference]] = [:]
     /// Builds of earlier resolves that nothing refers to any more, emptied, which new builds take instead of
     /// allocating (see ``newBuildLocked(key:)``): a thread's spare graph makes the same builds on each resolve.
     @exclusivity(unchecked) var spareBuilds: [AsyncBuild] = []
@@ -148,6 +151,9 @@ final class AsyncGraph: @unchecked Sendable {
             // Callbacks still waiting belong to a resolve that failed: they never run.
             swap(&taken.completions, &completions)
             hasUnpublished = false
+            // Unretained references: freed under the lock, nothing is released. A graph with any has `kept` the
+            // instances they were made for.
+            if !threadBuildUses.isEmpty { threadBuildUses.removeAll() }
             held = taken
         }
         lock.unlock()

@@ -30,11 +30,17 @@ extension Container {
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
             case .stored(var made):
+                if context._withUnsafeGuaranteedRef({ $0.buildsShared }) {
+                    noteReuse(of: entry, context: context, in: container)
+                }
                 return Self.instance(&made, as: Service.self)
             case .wait(let build):
                 guard
                     var made = try await Self.waitForGraphBuild(build, key: key, context: context.takeUnretainedValue())
                 else { continue }
+                if context._withUnsafeGuaranteedRef({ $0.buildsShared }) {
+                    noteReuse(of: entry, context: context, in: container)
+                }
                 return Self.instance(&made, as: Service.self)
             case .build(let build):
                 do {
@@ -71,10 +77,25 @@ extension Container {
             context.withGraph { graph in
                 graph.lock.withLock {
                     entry._withUnsafeGuaranteedRef {
-                        graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
+                        // The use, for a graph-scoped build in flight on the path: logged under the claim's lock.
+                        if context.logsUses { context.logUseLocked($0) }
+                        return graph.claimSlotLocked(of: $0, key: key, publishes: true, waiting: context)
                     }
                 }
             }
+        }
+    }
+
+    /// Records what the graph's instance of `entry`, which the shared instance being made on `context`'s path
+    /// reuses, was made with as that shared instance's dependencies (see ``recordReusedGraphUses(of:context:)``).
+    @inline(never)
+    private static func noteReuse(
+        of entry: EntryReference,
+        context: Unmanaged<AsyncContext>,
+        in container: Unmanaged<Container>
+    ) {
+        container._withUnsafeGuaranteedRef { container in
+            context._withUnsafeGuaranteedRef { container.recordReusedGraphUses(of: entry.object, context: $0) }
         }
     }
 

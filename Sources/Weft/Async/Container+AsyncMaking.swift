@@ -39,6 +39,8 @@ extension Container {
         }
         let entry = found.entry.object
         try checkAsyncRequest(entry, scoped: found.policy == .perScope, key: key, context: context)
+        // A graph-scoped request logs its use as it claims the graph's instance, under the lock it takes for that.
+        if context.logsUses, found.policy != .perGraph { logAsyncUse(entry, context: context) }
         let recipe = AsyncRecipe(
             entry: entry, factory: factory, arguments: arguments, key: key, hasCallbacks: found.hasCallbacks)
         switch found.policy {
@@ -71,7 +73,8 @@ extension Container {
                 // Published into the registration's storage when a synchronous part of the graph starts, unless the
                 // callbacks' run puts it there; `claimingInstance` notes what the innermost build waits for.
                 AsyncBuilds.lock.withLock {
-                    graph.claimSlotLocked(of: entry, key: key, publishes: !recipe.hasCallbacks, waiting: nil)
+                    if context.logsUses { context.logUseLocked(entry) }
+                    return graph.claimSlotLocked(of: entry, key: key, publishes: !recipe.hasCallbacks, waiting: nil)
                 }
             },
             make: { build in
@@ -89,7 +92,8 @@ extension Container {
                 }
                 return (made, true)
             },
-            release: { _ in AsyncBuilds.lock.withLock { graph.slots.remove(id) } }
+            release: { _ in AsyncBuilds.lock.withLock { graph.slots.remove(id) } },
+            reusing: entry
         )
     }
 
@@ -142,17 +146,20 @@ extension Container {
         context: AsyncContext,
         claim: () -> AsyncClaim,
         make: nonisolated(nonsending) (AsyncBuild) async throws -> (made: Made, kept: Bool),
-        release: (AsyncBuild) -> Void
+        release: (AsyncBuild) -> Void,
+        reusing graphEntry: _ServiceEntryBase? = nil
     ) async throws -> Made {
         let parent = context.innermostBuild
         while true {
             let claimed = claim()
             switch claimed {
             case .stored(let made):
+                if let graphEntry, context.buildsShared { recordReusedGraphUses(of: graphEntry, context: context) }
                 return made
             case .wait(let build):
                 let awaited = await AsyncBuilds.wait(for: build, context: context)
                 guard let made = try AsyncBuilds.made(awaited, key: key) else { continue }
+                if let graphEntry, context.buildsShared { recordReusedGraphUses(of: graphEntry, context: context) }
                 return made
             case .build(let build):
                 // Noted before this task can wait for anything in the build: tasks that would wait for a build on

@@ -133,6 +133,7 @@ extension Container {
     {
         try entry._withUnsafeGuaranteedRef { entry in
             try checkAsyncRequest(entry, scoped: false, key: key, context: context)
+            if context.logsUses { logAsyncUse(entry, context: context) }
             return .passRetained(context.appending(entry: entry, key: key, build: nil, shared: false))
         }
     }
@@ -153,7 +154,9 @@ extension Container {
             let entry = found.entry
             if found.exactShared, !context.isRecording, context.sharedBuilder == nil {
                 // A built singleton, read as a synchronous resolve reads it: typed, under the registration's lock.
-                // Not while a verification records, nor on the path of a shared build, which note their uses.
+                // Not while a verification records, nor on the path of a shared build, which note their uses. A
+                // graph-scoped build in flight on the path logs it (see ``AsyncContext/logsUses``).
+                if context.logsUses { entry._withUnsafeGuaranteedRef { logAsyncUse($0, context: context) } }
                 do {
                     return try ResolutionState.withCurrent { state in
                         try entry._withUnsafeGuaranteedRef { try completeSingleton($0, as: Service.self, state: state) }

@@ -88,8 +88,16 @@ extension Container {
             defer { (state.segmentGraph, state.segmentDeferral) = (outerGraph, outerDeferral) }
             let builder = context.sharedBuilder
             if let builder { state.fields.pointee.sharedBuilds.append(.passUnretained(builder)) }
+            // Run for a graph-scoped instance's async factory: what the synchronous engine uses goes into its log.
+            let logs = context.logsUses
+            let firstUse = state.fields.pointee.made.usesCount
+            if logs { state.fields.pointee.openGraphBuild() }
             let result = try body(state)
             if builder != nil { state.fields.pointee.sharedBuilds.removeLast() }
+            if logs {
+                state.fields.pointee.closeGraphBuild()
+                logSegmentUses(from: firstUse, state: state, context: context)
+            }
             let made = instancesMade(inGraph: context.graph.id, state: state)
             if !made.isEmpty {
                 // The graph read before the lock: reading it may take the resolution's own lock.
@@ -188,6 +196,10 @@ extension Container {
         if case .instance(let existing) = claim { return try convert(existing, key: key, state: state) }
         defer {
             if case .build(let build) = claim {
+                // What the build used, for a shared instance that reuses the instance later in the graph.
+                if state.fields.pointee.made.usesCount != 0 {
+                    noteThreadBuildUses(of: found.entry, graph: graph, state: state, segment: segment)
+                }
                 segment._withUnsafeGuaranteedRef { $0.endThreadBuild(build, of: found.entry.object) }
             }
         }

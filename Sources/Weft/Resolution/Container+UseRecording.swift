@@ -44,8 +44,13 @@ extension Container {
         if fields.pointee.graphBuilds != 0 { fields.pointee.made.logUse(entry) }
         guard !fields.pointee.sharedBuilds.isEmpty else { return }
         try recordDependency(entry, scoped: scoped, key: key, state: state)
-        if reused, let graph = fields.pointee.graph, let index = madeIndex(of: entry, in: graph, state: state) {
-            try recordUses(ofMadeAt: index, state: state)
+        if reused, let graph = fields.pointee.graph {
+            if let index = madeIndex(of: entry, in: graph, state: state) {
+                try recordUses(ofMadeAt: index, state: state)
+            } else if state.segmentGraph != nil {
+                // Made in the async graph this thread runs a synchronous part of, but not by this thread's resolve.
+                try recordSegmentGraphUses(of: entry, state: state)
+            }
         }
     }
 
@@ -80,6 +85,8 @@ extension Container {
                 if let earlier = fields.pointee.made.lastIndex(of: used, in: record.graph), earlier < index {
                     let made = fields.pointee.made[earlier]
                     if made.policy == .perGraph, made.usesTo > made.usesFrom { work.append(earlier) }
+                } else if state.segmentGraph != nil {
+                    try recordSegmentGraphUses(of: used, state: state)
                 }
             }
         }
