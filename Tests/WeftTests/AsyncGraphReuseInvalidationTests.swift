@@ -30,7 +30,7 @@ import Weft
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func resettingWhatASynchronousGraphFactoryUsedInAnAsyncResolveDiscardsTheAsyncSingletonReusingIt() async throws {
         let ids = Counter()
         let container = Container()
@@ -52,7 +52,7 @@ import Weft
         #expect(agent.gateway.settings.id == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func replacingWhatAnAsyncGraphFactoryUsedDiscardsTheSynchronousSingletonReusingItInTheGraph() async throws {
         let container = Container()
         container.register(Settings.self) { (_: AsyncResolver) async in Settings(id: 1) }.inObjectScope(.container)
@@ -73,7 +73,7 @@ import Weft
         #expect(again.agent.gateway.settings.id == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func resettingWhatASynchronousTransientMadeForAnAsyncGraphFactoryUsedDiscardsTheSingletonReusingIt() async throws {
         let ids = Counter()
         let container = Container()
@@ -98,7 +98,7 @@ import Weft
         #expect(agent.gateway.settings.id == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func replacingWhatChildTasksOfAGraphFactoryUsedDiscardsTheSingletonAChildTaskMadeReusingIt() async throws {
         let container = Container()
         container.register(Settings.self) { (_: AsyncResolver) async in Settings(id: 1) }.inObjectScope(.container)
@@ -132,7 +132,7 @@ import Weft
         #expect(agent.gateway.settings.id == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func replacingASingletonBuiltBeforeTheGraphThatAGraphFactoryReadDiscardsTheSingletonReusingIt() async throws {
         let container = AsyncInvalidationTests.asyncContainer(ids: Counter())
         let settings = try await container.async.require(Settings.self)
@@ -148,7 +148,7 @@ import Weft
         #expect(agent.gateway.settings.id == 100)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func resettingWhatAGraphInstanceReusedByAnotherOneUsedDiscardsTheSingletonReusingTheOther() async throws {
         let ids = Counter()
         let container = Container()

@@ -62,7 +62,7 @@ import Weft
         try Self.expectProvidersShareTheFactorysGraph(try container.require(Spawner.self))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aProviderInAnAsyncFactorySharesTheFactorysGraphAsInASynchronousOne() async throws {
         let container = Self.container()
         container.register(Spawner.self) { (r: AsyncResolver) async throws in
@@ -76,7 +76,7 @@ import Weft
         try Self.expectProvidersShareTheFactorysGraph(try await container.async.require(Spawner.self))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aProviderAskedBeforeTheGraphMadeTheInstanceMakesTheOneTheGraphThenUses() async throws {
         let made = Counter()
         let container = Container()
@@ -96,7 +96,7 @@ import Weft
         #expect(made.value == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(hangLimit)
     func aProviderFindsAGraphInstanceAnAsyncFactoryMadeAfterTheProviderWasResolved() async throws {
         let container = Container()
         container.register(Gateway.self) { (_: AsyncResolver) async in Gateway() }.inObjectScope(.graph)
