@@ -112,4 +112,37 @@ import Weft
         #expect(cars.values.count == 2)
         #expect(cars.values.first?.engine !== cars.values.last?.engine)
     }
+
+    /// A graph-scoped service whose `deinit` resolves it again, as a cache that refills itself would.
+    final class Ticket: @unchecked Sendable {
+        weak var container: Container?
+        let refills: Bool
+        init(container: Container?, refills: Bool) {
+            self.container = container
+            self.refills = refills
+        }
+        deinit {
+            if refills { _ = container?.resolve(Ticket.self, argument: false) }
+        }
+    }
+
+    @Test func anInstanceLetGoOfWhileAnotherGraphEndsRunsItsDeinitOutsideTheRegistrationsLock() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }
+        container.register(Ticket.self) { [weak container] (r, refills: Bool) in
+            // The graph can be named from outside: its storage keeps the ticket for it, weakly once it ends.
+            _ = try r.require(Lazy<Engine>.self)
+            return Ticket(container: container, refills: refills)
+        }
+        let missing = Counter()
+        // Each graph that ends looks at the tickets other graphs left in the storage while their threads let go
+        // of them: the look must not be what releases one, under the registration's lock, which the ticket's
+        // deinit then waits for (a deadlock in three of ten runs before the fix).
+        runOnThreads(8, seconds: 20) { index in
+            for round in 0..<lighterUnderSanitizer(5_000) {
+                if container.resolve(Ticket.self, argument: (round + index) % 2 == 0) == nil { missing.increment() }
+            }
+        }
+        #expect(missing.value == 0)
+    }
 }

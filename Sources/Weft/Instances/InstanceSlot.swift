@@ -179,15 +179,18 @@
     }
 
     /// Tells the built-in scope's storage that the graph is complete; returns what the caller finishes after the
-    /// lock: the custom scope's storage to tell, and the instance the `.graph` storage let go of (a deinit may call
-    /// back into the container). Nil when the registration has no storage yet.
+    /// lock: the custom scope's storage to tell, and the instances the `.graph` storage let go of or read (a deinit
+    /// may call back into the container). Nil when the registration has no storage yet.
     @inline(__always)
-    mutating func completeGraph() -> (gated: GatedStorage?, held: Any?)? {
+    mutating func completeGraph() -> (gated: GatedStorage?, held: (Any?, [Any]))? {
         guard hasStorage else { return nil }
         // A `.graph` storage lets go of its strong hold here.
         let held = madeStorage?.instance
-        madeStorage?.graphResolutionCompleted()
-        return (gatedStorage, held)
+        guard let graphStorage = madeStorage as? GraphStorage else {
+            madeStorage?.graphResolutionCompleted()
+            return (gatedStorage, (held, []))
+        }
+        return (gatedStorage, (held, graphStorage.completeGraphHandingBackReads()))
     }
 
     /// Begins a discard: marks the build in progress stale (it may already hold what is being discarded), counts

@@ -38,8 +38,22 @@ public final class GraphStorage: InstanceStorage {
 
     /// Drops the strong hold and forgets graphs whose instances are gone.
     public func graphResolutionCompleted() {
+        _ = completeGraphHandingBackReads()
+    }
+
+    /// ``graphResolutionCompleted()`` for a registration that holds its lock: returns the instances it read to
+    /// tell which graphs' instances are gone. Each read makes a strong reference, which is the last one when the
+    /// thread that held the instance lets go of it meanwhile: the caller releases them after the lock, since the
+    /// instance's deinit may call back into the container.
+    func completeGraphHandingBackReads() -> [Any] {
         instance = nil
-        instances = instances.filter { $0.value.value != nil }
+        var read: [Any] = []
+        instances = instances.filter { _, box in
+            guard let object = box.value else { return false }
+            read.append(object)
+            return true
+        }
+        return read
     }
 
     /// The instance made in `graph`, if it is still alive.
