@@ -1,10 +1,10 @@
-/// The async graph a `Provider` was resolved in, as the provider keeps it: while that graph's resolve goes on, the
-/// provider makes its instances in the graph, sharing its graph-scoped instances, as a `Provider` resolved by a
-/// synchronous factory makes them in that factory's graph while it is being resolved on the thread (and as a
-/// `Lazy` resolved in an async graph makes its instance there).
+/// The async graph a `Provider` or a `Lazy` was resolved in, as the wrapper keeps it: while that graph's resolve
+/// goes on, the wrapper makes its instances in the graph, as a synchronous part of it, sharing its graph-scoped
+/// instances whichever engine made them, as a wrapper resolved by a synchronous factory makes them in that
+/// factory's graph while it is being resolved on the thread.
 ///
 /// The graph is retained: a graph something else refers to is not taken again as a thread's spare (see
-/// ``AsyncGraph/recycle(_:)``), so its identifier and whether it ended stay what the provider reads.
+/// ``AsyncGraph/recycle(_:)``), so its identifier and whether it ended stay what the wrapper reads.
 struct ProviderGraph: @unchecked Sendable {
     private let graph: AsyncGraph
     private let id: GraphIdentifier

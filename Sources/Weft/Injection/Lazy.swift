@@ -15,12 +15,16 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
 
     private let factory: (GraphIdentifier?) throws -> Any
     private let graph: GraphIdentifier?
+    /// The async graph the `Lazy` was resolved in, if any: asked from async code while that graph's resolve goes
+    /// on, the `Lazy` makes its instance there as a synchronous part of the graph, which finds the graph's
+    /// instances that async factories made (see ``ProviderGraph``).
+    private let asyncGraph: ProviderGraph?
     /// The registration's key, for the errors of a wait that would close a cycle across threads.
     private let key: ServiceKey
     private let made = ExclusiveBuild<Service>()
 
     init?(
-        container _: Container,
+        container: Container,
         graph: GraphIdentifier?,
         key: ServiceKey,
         factory: ((GraphIdentifier?) throws -> Any)?
@@ -29,6 +33,7 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
         self.factory = factory
         self.graph = graph
         self.key = key
+        asyncGraph = ProviderGraph(graph, container: container)
     }
 
     /// The instance: made on first access (once, even when several threads ask at the same time),
@@ -61,6 +66,9 @@ public final class Lazy<Service>: InstanceWrapper, @unchecked Sendable {
     }
 
     private func make() throws -> Service {
-        try wrappedInstance(try factory(graph), as: Service.self)
+        if let asyncGraph, let made = try asyncGraph.make(factory) {
+            return try wrappedInstance(made, as: Service.self)
+        }
+        return try wrappedInstance(try factory(graph), as: Service.self)
     }
 }
