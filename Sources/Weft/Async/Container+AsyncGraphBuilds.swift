@@ -30,17 +30,13 @@ extension Container {
         while true {
             switch claimGraphSlot(of: entry, key: key, context: context) {
             case .stored(var made):
-                if context._withUnsafeGuaranteedRef({ $0.buildsShared }) {
-                    noteReuse(of: entry, context: context, in: container)
-                }
+                noteReuse(of: entry, context: context, in: container)
                 return Self.instance(&made, as: Service.self)
             case .wait(let build):
                 guard
                     var made = try await Self.waitForGraphBuild(build, key: key, context: context.takeUnretainedValue())
                 else { continue }
-                if context._withUnsafeGuaranteedRef({ $0.buildsShared }) {
-                    noteReuse(of: entry, context: context, in: container)
-                }
+                noteReuse(of: entry, context: context, in: container)
                 return Self.instance(&made, as: Service.self)
             case .build(let build):
                 do {
@@ -86,10 +82,23 @@ extension Container {
         }
     }
 
-    /// Records what the graph's instance of `entry`, which the shared instance being made on `context`'s path
-    /// reuses, was made with as that shared instance's dependencies (see ``recordReusedGraphUses(of:context:)``).
-    @inline(never)
+    /// Records what the graph's instance of `entry`, when a shared instance being made on `context`'s path reuses
+    /// it, was made with as that shared instance's dependencies (see ``recordReusedGraphUses(of:context:)``).
+    /// Inlined: the test is on every reuse, the recording on few.
+    @inline(__always)
     private static func noteReuse(
+        of entry: EntryReference,
+        context: Unmanaged<AsyncContext>,
+        in container: Unmanaged<Container>
+    ) {
+        if context._withUnsafeGuaranteedRef({ $0.buildsShared }) {
+            recordReuse(of: entry, context: context, in: container)
+        }
+    }
+
+    /// What ``noteReuse(of:context:in:)`` records, out of line.
+    @inline(never)
+    private static func recordReuse(
         of entry: EntryReference,
         context: Unmanaged<AsyncContext>,
         in container: Unmanaged<Container>

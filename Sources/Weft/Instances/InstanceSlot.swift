@@ -178,19 +178,30 @@
         buildClaim.builds(in: graph) ? offeredInstance?.value : nil
     }
 
+    /// What a registration finishes after its lock once a graph is complete (see ``completeGraph()``): the custom
+    /// scope's storage to tell, and the instances the built-in storage let go of or read, released after the lock
+    /// (a deinit may call back into the container).
+    struct GraphCompletion {
+        let gated: GatedStorage?
+        /// The instance the storage held strongly for the graph, which a `.graph` storage lets go of now.
+        let held: Any?
+        /// What a `.graph` storage read to forget the graphs whose instances are gone: each read is a strong
+        /// reference, the last one when the thread that held the instance has let go of it meanwhile.
+        let read: [Any]
+    }
+
     /// Tells the built-in scope's storage that the graph is complete; returns what the caller finishes after the
-    /// lock: the custom scope's storage to tell, and the instances the `.graph` storage let go of or read (a deinit
-    /// may call back into the container). Nil when the registration has no storage yet.
+    /// lock. Nil when the registration has no storage yet.
     @inline(__always)
-    mutating func completeGraph() -> (gated: GatedStorage?, held: (Any?, [Any]))? {
+    mutating func completeGraph() -> GraphCompletion? {
         guard hasStorage else { return nil }
-        // A `.graph` storage lets go of its strong hold here.
         let held = madeStorage?.instance
+        // Of the built-in storages, only `GraphStorage` reads instances other than the one it holds.
         guard let graphStorage = madeStorage as? GraphStorage else {
             madeStorage?.graphResolutionCompleted()
-            return (gatedStorage, (held, []))
+            return GraphCompletion(gated: gatedStorage, held: held, read: [])
         }
-        return (gatedStorage, (held, graphStorage.completeGraphHandingBackReads()))
+        return GraphCompletion(gated: gatedStorage, held: held, read: graphStorage.completeGraphHandingBackReads())
     }
 
     /// Begins a discard: marks the build in progress stale (it may already hold what is being discarded), counts

@@ -199,11 +199,11 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
 
     override func graphCompleted() {
         lock.lock()
-        guard let (gated, held) = slot.completeGraph() else { return lock.unlock() }
+        guard let completion = slot.completeGraph() else { return lock.unlock() }
         lock.unlock()
-        gated?.graphCompleted()
+        completion.gated?.graphCompleted()
         // Released outside the lock: a deinit may call back into the container.
-        withExtendedLifetime(held) {}
+        withExtendedLifetime((completion.held, completion.read)) {}
     }
 
     deinit {
