@@ -34,10 +34,10 @@ final class AsyncBuild: @unchecked Sendable {
     /// For a shared instance's build: the `initCompleted` callbacks of the instances made inside its factory, which
     /// run once that factory has returned (see `Container+AsyncCompletions.swift`). Guarded by ``AsyncBuilds/lock``.
     @exclusivity(unchecked) var completions = CompletionQueue()
-    /// For a graph-scoped instance's build: the registrations its factory used (see ``UseList``), which a shared
+    /// For a graph-scoped instance's build: the registrations its factory used (see ``UseLog``), which a shared
     /// instance that reuses the instance later in the graph records as its dependencies. Guarded by
     /// ``AsyncBuilds/lock``.
-    @exclusivity(unchecked) var uses = UseList()
+    @exclusivity(unchecked) var uses = UseLog()
     /// Running, or how the build ended. Not an optional outcome: destroying or copying an optional of an enum
     /// that holds an instance of any type goes through the optional's value witnesses, on every build.
     @exclusivity(unchecked) private(set) var state = State.running
@@ -57,6 +57,10 @@ final class AsyncBuild: @unchecked Sendable {
     init(key: ServiceKey) {
         assert(MemoryLayout<Made>.size == Made.typeOffset + MemoryLayout<Any.Type>.size)
         self.key = key
+    }
+
+    deinit {
+        uses.deallocate()
     }
 
     /// The instance the build made; nil while it runs or when it failed.

@@ -12,8 +12,8 @@
 extension AsyncGraph {
     /// Notes that the synchronous factory's build of the graph's instance of `entry` used `uses`. Call with
     /// ``AsyncBuilds/lock`` held.
-    func noteThreadBuildUsesLocked(of entry: ObjectIdentifier, _ uses: [EntryReference]) {
-        threadBuildUses[entry, default: []] += uses
+    func noteThreadBuildUsesLocked(of entry: ObjectIdentifier, from log: UseLog, _ range: Range<Int>) {
+        threadBuildUses[entry, default: UseLog()].append(contentsOf: log, range)
     }
 
     /// The registrations the graph's instance of `entry` was made with: what its build used and, for each
@@ -62,7 +62,7 @@ extension Container {
         guard made.usesCount > first else { return }
         context.withInnermostBuild { build in
             AsyncBuilds.lock.withLock {
-                for position in first..<made.usesCount { build.uses.append(made.use(at: position)) }
+                build.uses.append(contentsOf: made.uses, first..<made.usesCount)
             }
         }
     }
@@ -98,47 +98,13 @@ extension Container {
     ) {
         let fields = state.fields
         guard let index = madeIndex(of: entry, in: graph, state: state) else { return }
-        let record = fields.pointee.made[index]
-        guard record.usesTo > record.usesFrom else { return }
-        let uses = (Int(record.usesFrom)..<Int(record.usesTo)).map { fields.pointee.made.use(at: $0) }
+        let range = fields.pointee.made.usesRange(at: index)
+        guard !range.isEmpty else { return }
         segment._withUnsafeGuaranteedRef { segment in
-            segment.lock.withLock { segment.noteThreadBuildUsesLocked(of: ObjectIdentifier(entry.object), uses) }
+            segment.lock.withLock {
+                segment.noteThreadBuildUsesLocked(
+                    of: ObjectIdentifier(entry.object), from: fields.pointee.made.uses, range)
+            }
         }
-    }
-}
-
-/// The registrations a graph-scoped async build used (see ``AsyncBuild/uses``), in the order they were used: the
-/// first two kept inline, the others in an array, so that a build that uses one or two things allocates nothing. Registrations
-/// are not retained: the graph's activity record keeps every registration it found until the graph ends. Guarded,
-/// with its build, by ``AsyncBuilds/lock``.
-struct UseList {
-    private var first: EntryReference?
-    private var second: EntryReference?
-    private var others: [EntryReference] = []
-
-    /// Adds `entry`.
-    mutating func append(_ entry: EntryReference) {
-        if first == nil {
-            first = entry
-        } else if second == nil {
-            second = entry
-        } else {
-            others.append(entry)
-        }
-    }
-
-    /// Calls `body` with each registration.
-    func forEach(_ body: (EntryReference) -> Void) {
-        guard let first else { return }
-        body(first)
-        guard let second else { return }
-        body(second)
-        others.forEach(body)
-    }
-
-    /// Forgets every registration, keeping the array's storage.
-    mutating func removeAll() {
-        (first, second) = (nil, nil)
-        if !others.isEmpty { others.removeAll(keepingCapacity: true) }
     }
 }

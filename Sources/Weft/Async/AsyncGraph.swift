@@ -25,7 +25,7 @@ final class AsyncGraph: @unchecked Sendable {
     @exclusivity(unchecked) var kept: [Any] = []
     /// What the builds of graph-scoped instances made by synchronous factories during the graph used, by
     /// registration (see ``noteThreadBuildUsesLocked(of:_:)``): their builds leave the graph's slots once done.
-    @exclusivity(unchecked) var threadBuildUses: [ObjectIdentifier: [EntryReference]] = [:]
+    @exclusivity(unchecked) var threadBuildUses: [ObjectIdentifier: UseLog] = [:]
     /// Builds of earlier resolves that nothing refers to any more, emptied, which new builds take instead of
     /// allocating (see ``newBuildLocked(key:)``): a thread's spare graph makes the same builds on each resolve.
     @exclusivity(unchecked) var spareBuilds: [AsyncBuild] = []
@@ -68,6 +68,13 @@ final class AsyncGraph: @unchecked Sendable {
         // Ended without `end()` (a task cancelled before its graph ended): the record still leaves the engine.
         if !ended { weft_activity_leave(activity) }
         weft_activity_give_back(activity)
+        forgetThreadBuildUses()
+    }
+
+    /// Frees the logs of ``threadBuildUses`` and forgets them.
+    private func forgetThreadBuildUses() {
+        for log in threadBuildUses.values { log.deallocate() }
+        threadBuildUses.removeAll()
     }
 
     /// A build of a graph-scoped instance of `key`: a spare one when the graph has one. Call with
@@ -153,7 +160,7 @@ final class AsyncGraph: @unchecked Sendable {
             hasUnpublished = false
             // Unretained references: freed under the lock, nothing is released. A graph with any has `kept` the
             // instances they were made for.
-            if !threadBuildUses.isEmpty { threadBuildUses.removeAll() }
+            if !threadBuildUses.isEmpty { forgetThreadBuildUses() }
             held = taken
         }
         lock.unlock()

@@ -49,10 +49,12 @@ struct MadeRecords {
     /// The registrations that graph-scoped builds of the current top-level resolve used, in the order they were
     /// used (a nested build's between those of the build around it): a singleton that reuses such an instance
     /// later in the graph is made with all of them too (see ``Container/recordUses(ofMadeAt:state:)``).
-    private var uses: UnsafeMutablePointer<EntryReference>
-    private var usesCapacity = 16
+    private(set) var uses = UseLog(capacity: 16)
+
     /// How many uses ``uses`` holds.
-    private(set) var usesCount = 0
+    var usesCount: Int {
+        @inline(__always) get { uses.count }
+    }
 
     /// A registration and a graph, as the index knows them.
     private struct MadeKey: Hashable {
@@ -70,7 +72,6 @@ struct MadeRecords {
     init() {
         assert(MemoryLayout<Record>.size <= Self.valueOffset && MemoryLayout<Any>.size <= Self.valueSize)
         chunks = .allocate(capacity: chunkCapacity)
-        uses = .allocate(capacity: usesCapacity)
     }
 
     /// Frees the memory; called by the owning thread's state when the thread ends (no record is left then).
@@ -112,35 +113,31 @@ struct MadeRecords {
         stored = 0
         indexedUpTo = -1
         // The uses of an earlier top-level resolve are read by nobody any more: its builds have all returned.
-        usesCount = 0
+        uses.removeAll()
     }
 
     /// Adds `entry` to the log of uses: a graph-scoped build in flight uses it.
     @inline(__always)
     mutating func logUse(_ entry: EntryReference) {
-        if usesCount == usesCapacity { growUses() }
-        (uses + usesCount).initialize(to: entry)
-        usesCount &+= 1
-    }
-
-    private mutating func growUses() {
-        let larger = UnsafeMutablePointer<EntryReference>.allocate(capacity: usesCapacity * 2)
-        larger.moveInitialize(from: uses, count: usesCount)
-        uses.deallocate()
-        uses = larger
-        usesCapacity *= 2
+        uses.append(entry)
     }
 
     /// The registration at `position` in the log of uses.
     func use(at position: Int) -> EntryReference { uses[position] }
 
+    /// The uses the build of the instance at `index` logged (see ``setUses(at:from:)``).
+    func usesRange(at index: Int) -> Range<Int> {
+        let record = self[index]
+        return Int(record.usesFrom)..<Int(record.usesTo)
+    }
+
     /// Notes that the build of the instance at `index` used what the log of uses holds from `first` on.
     @inline(__always)
     mutating func setUses(at index: Int, from first: Int) {
-        guard usesCount > first else { return }
+        guard uses.count > first else { return }
         let record = slot(index).assumingMemoryBound(to: Record.self)
         record.pointee.usesFrom = Int32(first)
-        record.pointee.usesTo = Int32(usesCount)
+        record.pointee.usesTo = Int32(uses.count)
     }
 
     /// Where the current top-level resolve last recorded `entry`'s instance in `graph`.
