@@ -220,7 +220,18 @@ public struct AsyncResolver: Sendable {
     nonisolated(nonsending) private func make<Service>(_: Service.Type, request: ArgumentRequest) async throws
         -> Service
     {
-        let made = try await make(request.key, arguments: request.arguments, synchronously: request.synchronously)
+        let made: Made
+        do {
+            made = try await make(request.key, arguments: request.arguments) { try request.synchronously() }
+        } catch let error as ResolutionError {
+            // Arguments Swift passed as their concrete types (see `OpenedArguments.swift`), once the registration of
+            // the request's own key is known to be missing. The synchronous engine, which a missing key reaches,
+            // finds the registration that takes them too, and refuses it when its factory is async.
+            guard error.reason == .missingRegistration || error.reason == .requiresAsync,
+                let declared = container.declaredArguments(of: request, as: Service.self)
+            else { throw error }
+            return try await make(Service.self, request: declared)
+        }
         return try cast(made, key: request.key)
     }
 
@@ -328,38 +339,4 @@ struct Made: @unchecked Sendable {
 
     /// Where, in a `Made`, its `Any` keeps the type of its value: after the three words of its value buffer.
     static let typeOffset = 3 * MemoryLayout<Int>.size
-}
-
-/// An async request for `Service` with runtime arguments: its key, the arguments boxed as an `async` factory takes
-/// them, and how a synchronous factory makes it with them. Made in synchronous code and handed to async code whole:
-/// an async function that passes a pack it joined from a value and another pack (`first, repeat each others`) to an
-/// async function stops the program when the callee suspends ("freed pointer was not the last allocation": the
-/// task's allocator is freed out of order), a Swift compiler bug seen with Swift 6.3.
-struct ArgumentRequest: Sendable {
-    let key: ServiceKey
-    let arguments: any Sendable
-    let synchronously: @Sendable () throws -> Any
-
-    init<Service, each Argument>(
-        _: Service.Type,
-        name: String?,
-        container: Container,
-        arguments: repeat each Argument
-    ) {
-        key = ServiceKey(
-            serviceType: Service.self, argumentsType: (any Resolver, repeat each Argument).self, name: name)
-        let box = PackBox(values: (repeat each arguments))
-        self.arguments = box
-        synchronously = { try container.make(Service.self, name: name, option: nil, arguments: repeat each box.values) }
-    }
-}
-
-/// Runtime arguments, handed to the engine and on to the factory that takes them: `Values` is the tuple of their
-/// types, `(repeat each Argument)` where they are a parameter pack (the one type for one argument).
-///
-/// Generic over that tuple rather than over the pack itself: a generic type with a parameter pack needs the Swift 5.9
-/// runtime (macOS 14, iOS 17, tvOS 17, watchOS 10), which Weft's deployment floors predate; a tuple type made from
-/// a pack needs no newer runtime.
-struct PackBox<Values>: @unchecked Sendable {
-    let values: Values
 }

@@ -12,6 +12,13 @@ extension ResolutionError: CustomStringConvertible {
         if !suggestions.isEmpty {
             lines.append("Registered instead: " + suggestions.joined(separator: "; "))
         }
+        if takingArguments.count > 1 {
+            lines.append(
+                "Each of " + takingArguments.joined(separator: " and ") + " takes these arguments: Swift passes an "
+                    + "argument held as a protocol type as its concrete type, so the request names no registration "
+                    + "and Weft does not guess between them. Pass each argument as the type the one you mean declares, "
+                    + "e.g. `resolve(Service.self, argument: value as any Protocol)`.")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -33,6 +33,9 @@ struct ArgumentSpreader<Arguments>: Sendable {
     let make: @Sendable (any ForwardedRequest, Container, Arguments) throws -> Any
     /// The arguments type of a key that these arguments are resolved with (see ``ServiceKey``).
     let argumentsType: Any.Type
+    /// Arguments given as `Any`s, cast to these types; nil when their number differs or one does not cast (see
+    /// `OpenedArguments.swift`).
+    let cast: @Sendable ([Any]) -> Arguments?
 }
 
 /// The spreader of the runtime arguments `(repeat each Argument)`.
@@ -41,8 +44,27 @@ func argumentSpreader<each Argument>(
 ) -> ArgumentSpreader<(repeat each Argument)> {
     ArgumentSpreader(
         make: { request, container, arguments in try request.make(in: container, arguments: repeat each arguments) },
-        argumentsType: (any Resolver, repeat each Argument).self
+        argumentsType: (any Resolver, repeat each Argument).self,
+        cast: { values in castArguments(values, as: repeat (each Argument).self) }
     )
+}
+
+/// `values` cast to the types `(repeat each Argument)`, in order; nil when their number differs or one does not cast.
+private func castArguments<each Argument>(_ values: [Any], as _: repeat (each Argument).Type) -> (repeat each Argument)?
+{
+    var count = 0
+    for _ in repeat (each Argument).self { count += 1 }
+    guard values.count == count else { return nil }
+    var position = 0
+    func next<Value>(_: Value.Type) -> Value? {
+        defer { position += 1 }
+        return values[position] as? Value
+    }
+    let cast = (repeat next((each Argument).self))
+    for value in repeat each cast {
+        guard value != nil else { return nil }
+    }
+    return (repeat (each cast)!)
 }
 
 /// A request that a factory passes its runtime arguments on to: what a decorated forward makes (see

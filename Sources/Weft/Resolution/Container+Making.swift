@@ -196,7 +196,12 @@ extension Container {
                 // The wrapper is never registered: what is missing is the service it wraps.
                 throw missing(wrappedKey, requestedAs: key, state: state)
             }
-            throw missing(key, state: state)
+            guard key.argumentsType != noArgumentsType, option == nil else { throw missing(key, state: state) }
+            // Arguments Swift may have passed as their concrete types (see `OpenedArguments.swift`).
+            var values: [Any] = []
+            for value in repeat each arguments { values.append(value) }
+            let made = try makeWithDeclaredArguments(Service.self, key: key, values: values, state: state)
+            return try cast(made, key: key, state: state)
         }
     }
 
@@ -263,13 +268,14 @@ extension Container {
     }
 
     /// The error for a missing registration, with what exists instead.
-    func missing(_ key: ServiceKey, state: ResolutionState) -> ResolutionError {
+    func missing(_ key: ServiceKey, state: ResolutionState, takingArguments: [String] = []) -> ResolutionError {
         state.fields.pointee.graphRecorder?.missing(key, in: self, state: state)
         return ResolutionError(
             reason: .missingRegistration,
             key: key,
             path: state.path + [key.pathComponent],
-            suggestions: suggestions(for: key)
+            suggestions: suggestions(for: key),
+            takingArguments: takingArguments
         )
     }
 

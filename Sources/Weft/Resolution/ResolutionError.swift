@@ -82,9 +82,11 @@ public struct ResolutionError: Error, @unchecked Sendable {
         thrownByDecorator: Bool = false,
         requestedAs: String? = nil,
         belowScope: Bool = false,
-        selfAskingScope: String? = nil
+        selfAskingScope: String? = nil,
+        takingArguments: [String] = []
     ) {
         self.selfAskingScope = selfAskingScope
+        self.takingArguments = takingArguments
         self.requestedAs = requestedAs
         self.belowScope = belowScope
         self.thrownByDecorator = thrownByDecorator
@@ -132,6 +134,10 @@ public struct ResolutionError: Error, @unchecked Sendable {
     /// For a cycle that a registration with runtime arguments closes by asking for itself: the scope that makes it a
     /// cycle (`graph`, `container`, ...), where a transient registration would recurse instead.
     let selfAskingScope: String?
+    /// For a missing registration asked for with runtime arguments: the registrations of the same service whose
+    /// declared argument types all take the arguments given, when there are several (one would have been used; see
+    /// `OpenedArguments.swift`).
+    let takingArguments: [String]
     /// The key that failed, for the debug helper.
     let key: ServiceKey?
 }

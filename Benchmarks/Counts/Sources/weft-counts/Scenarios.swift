@@ -197,6 +197,36 @@ let scenarios: [Scenario] = [
         }
     ),
     Scenario(
+        name: "arguments",
+        what: "resolve B with a runtime argument, B(c: c), .transient; by hand, B(c: c)",
+        hand: { count in
+            let c: any CProto = C()
+            for _ in 0..<count { sink(B(c: c) as any BProto) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any BProto).self) { (_: Resolver, c: any CProto) in B(c: c) }
+                .inObjectScope(.transient)
+            let c: any CProto = C()
+            for _ in 0..<count { sink(container.resolve((any BProto).self, argument: c)!) }
+        }
+    ),
+    Scenario(
+        name: "async-arguments",
+        what: "try await container.async.require(B, arguments: c), an async .transient factory; by hand, an async function",
+        hand: { count in
+            let c: any CProto = C()
+            for _ in 0..<count { sink(await makeB(c: c)) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any BProto).self) { (_: AsyncResolver, c: any CProto) async in B(c: c) }
+                .inObjectScope(.transient)
+            let c: any CProto = C()
+            for _ in 0..<count { sink(try await container.async.require((any BProto).self, arguments: c)) }
+        }
+    ),
+    Scenario(
         name: "async-singleton",
         what: "try await container.async.require(C), a built .container C with an async factory; by hand, a let",
         hand: { count in
