@@ -105,7 +105,7 @@ struct AsyncStep {
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
     /// the path, which every nested resolve asks (the cycle check) and which then needs no walk along the steps.
     /// Every bit is set while the resolution records, so that the test sends each request to the checks that note it.
-    @exclusivity(unchecked) private var pathBits: UInt64 = 0
+    @exclusivity(unchecked) private(set) var pathBits: UInt64 = 0
     /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
     @exclusivity(unchecked) private var hasSharedStep = false
     /// Whether ``innermostBuild`` makes a graph-scoped instance: what a request uses meanwhile is logged in it (see
@@ -222,7 +222,7 @@ struct AsyncStep {
     }
 
     /// The bit of `entry` in ``pathBits``: from its address, past the bits an allocation's alignment keeps zero.
-    private static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
+    static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
         let address = UInt(bitPattern: ObjectIdentifier(entry))
         return 1 &<< UInt64((address &>> 4) & 63)
     }
@@ -237,15 +237,8 @@ struct AsyncStep {
         }
     }
 
-    /// The path for messages: `Garage -> Car`.
-    var path: [String] {
-        var path: [String] = []
-        forEachStepInward {
-            path.append($0.stepPathComponent)
-            return true
-        }
-        return path.reversed()
-    }
+    /// The path for messages: `Garage -> Car` (see ``ResolutionPath``).
+    var path: [String] { ResolutionPath(self).components }
 
     /// The builds in flight on this path.
     var builds: [AsyncBuild] {
@@ -289,34 +282,8 @@ struct AsyncStep {
     }
 
     /// This context's step as the path writes it: `Car`, `Engine["v8"]`.
-    private var stepPathComponent: String {
+    var stepPathComponent: String {
         ServiceKey(serviceType: stepType, argumentsType: Void.self, name: stepName).pathComponent
-    }
-
-    /// Whether `entry`'s factory may be running on this path: false when no registration on it shares its bit.
-    func mayContain(_ entry: _ServiceEntryBase) -> Bool {
-        pathBits & Self.pathBit(of: entry) != 0
-    }
-
-    /// Whether `entry`'s factory is running on this path.
-    func contains(_ entry: _ServiceEntryBase) -> Bool {
-        guard pathBits & Self.pathBit(of: entry) != 0 else { return false }
-        var found = false
-        forEachStepInward {
-            found = $0.stepEntry === entry
-            return !found
-        }
-        return found
-    }
-
-    /// How many steps of the path make `entry`.
-    func occurrences(of entry: _ServiceEntryBase) -> Int {
-        var count = 0
-        forEachStepInward {
-            if $0.stepEntry === entry { count += 1 }
-            return true
-        }
-        return count
     }
 
     /// Makes this context, whose factory has returned while something else still refers to it, retain its outer
