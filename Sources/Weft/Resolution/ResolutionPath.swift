@@ -1,3 +1,35 @@
+/// One step of the path being resolved, in either engine: a registration whose factory (or whose `initCompleted`
+/// callbacks) runs, and how it was asked for. A thread's ``FrameStack`` holds its steps as frames; an async
+/// factory's ``AsyncContext`` holds its own. A trivial value: setting one is a few stores.
+struct ResolutionStep {
+    /// Not retained: a registration lives as long as its container, which a resolve in flight holds
+    /// (see ``Container`` on retired registrations), and an async resolve's graph keeps every registration it found.
+    let entry: EntryReference
+    let serviceType: Any.Type
+    let argumentsType: Any.Type
+    /// True while the registration's factory runs; false while its `initCompleted` callbacks run.
+    var inFactory: Bool
+
+    init(entry: EntryReference, serviceType: Any.Type, argumentsType: Any.Type, inFactory: Bool) {
+        self.entry = entry
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.inFactory = inFactory
+    }
+
+    /// The step of `entry`'s factory, asked for as `key`.
+    init(_ entry: _ServiceEntryBase, key: ServiceKey) {
+        self.init(
+            entry: .passUnretained(entry), serviceType: key.serviceType, argumentsType: key.argumentsType,
+            inFactory: true)
+    }
+
+    /// Whether this step is `entry`'s, compared by identity without retaining either.
+    func makes(_ entry: _ServiceEntryBase) -> Bool {
+        self.entry.toOpaque() == Unmanaged.passUnretained(entry).toOpaque()
+    }
+}
+
 /// The path being resolved, whichever engine runs it: one view over the steps of both engines, which cycle
 /// detection, error paths and the origins of deferred `initCompleted` callbacks read.
 ///
@@ -95,7 +127,7 @@ struct ResolutionPath {
         var found = false
         var innermost = true
         forEachAsyncStepInward {
-            found = $0.stepRegistration === entry && (!innermost || innermostAsyncStepInFactory)
+            found = $0.step.unsafelyUnwrapped.makes(entry) && (!innermost || innermostAsyncStepInFactory)
             innermost = false
             return !found
         }
@@ -106,7 +138,7 @@ struct ResolutionPath {
     func asyncOccurrences(of entry: _ServiceEntryBase) -> Int {
         var count = 0
         forEachAsyncStepInward {
-            if $0.stepRegistration === entry { count += 1 }
+            if $0.step.unsafelyUnwrapped.makes(entry) { count += 1 }
             return true
         }
         return count
