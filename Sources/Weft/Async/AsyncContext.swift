@@ -78,15 +78,15 @@ struct AsyncStep {
     #else
         private let factoryReturned = Atomic<Bool>(false)
     #endif
-    /// The innermost step, in fields of its own (a stored optional struct is copied and destroyed through its
-    /// value witnesses): its registration, nil for a top-level resolve; of its key, what the path shows (the
-    /// type and the name: a name is rare, and a nil one costs nothing to set and clear); its build; whether it is
-    /// shared. The registration is not retained: the graph's activity record keeps every registration it found
-    /// until the graph ends, and a context is read only while its graph runs (see ``isLive``). A step with a build
-    /// of its own makes that build the innermost one (``innermostBuild``), which holds it: a flag says so, rather
-    /// than a second reference to retain and release on every build.
-    @exclusivity(unchecked) private unowned(unsafe) var stepEntry: _ServiceEntryBase?
-    @exclusivity(unchecked) private var stepType: Any.Type = Void.self
+    /// The innermost step, as the synchronous engine's frames hold theirs (``ResolutionStep``, a trivial value):
+    /// nil for a top-level resolve. Beside it, in fields of their own (a stored optional struct with references is
+    /// copied and destroyed through its value witnesses), what else the path and the graph read of it: its name (a
+    /// name is rare, and a nil one costs nothing to set and clear), as ``FrameStack`` keeps a frame's name beside
+    /// the stack; its build; whether it is shared. The registration is not retained: the graph's activity record
+    /// keeps every registration it found until the graph ends, and a context is read only while its graph runs
+    /// (see ``isLive``). A step with a build of its own makes that build the innermost one (``innermostBuild``),
+    /// which holds it: a flag says so, rather than a second reference to retain and release on every build.
+    @exclusivity(unchecked) private(set) var step: ResolutionStep?
     @exclusivity(unchecked) private var stepName: String?
     @exclusivity(unchecked) private var stepHasBuild = false
     @exclusivity(unchecked) private var stepShared = false
@@ -105,7 +105,7 @@ struct AsyncStep {
     /// One bit per registration on the path (see ``pathBit(of:)``): a registration whose bit is clear is not on
     /// the path, which every nested resolve asks (the cycle check) and which then needs no walk along the steps.
     /// Every bit is set while the resolution records, so that the test sends each request to the checks that note it.
-    @exclusivity(unchecked) private var pathBits: UInt64 = 0
+    @exclusivity(unchecked) private(set) var pathBits: UInt64 = 0
     /// Whether a step on the path makes an instance that outlives the graph (see ``sharedBuilder``).
     @exclusivity(unchecked) private var hasSharedStep = false
     /// Whether ``innermostBuild`` makes a graph-scoped instance: what a request uses meanwhile is logged in it (see
@@ -157,16 +157,16 @@ struct AsyncStep {
     }
 
     /// The registration of the innermost step; nil for a top-level resolve.
-    var stepRegistration: _ServiceEntryBase? { stepEntry }
+    var stepRegistration: _ServiceEntryBase? { step?.entry.takeUnretainedValue() }
 
     /// Whether this context has no step of its own: a top-level context, its request's step in a context of its own.
-    /// Tested through the reference's bits, without retaining and releasing the registration as reading it does.
-    var hasNoStep: Bool { unsafeBitCast(stepEntry, to: UInt.self) == 0 }
+    /// Tested without retaining and releasing the registration as reading it does.
+    var hasNoStep: Bool { step == nil }
 
     /// The key of the innermost step, as the path shows it (its type and name), for a step whose factory takes no
     /// runtime arguments.
     var stepKey: ServiceKey {
-        ServiceKey(serviceType: stepType, argumentsType: noArguments, name: stepName)
+        ServiceKey(serviceType: step.unsafelyUnwrapped.serviceType, argumentsType: noArguments, name: stepName)
     }
 
     /// The context of `step`'s factory, one step longer than this one: a spare of this thread's when there is one.
@@ -184,8 +184,7 @@ struct AsyncStep {
         context.pathBits = pathBits | Self.pathBit(of: entry)
         context.hasSharedStep = hasSharedStep || shared
         context.logsUses = build == nil ? logsUses : !shared
-        context.stepEntry = entry
-        context.stepType = key.serviceType
+        context.step = ResolutionStep(entry, key: key)
         if let name = key.name { context.stepName = name }
         context.stepHasBuild = build != nil
         context.stepShared = shared
@@ -198,7 +197,7 @@ struct AsyncStep {
         rootReference = self
         containerOwner = container
         recordsResolution = false
-        stepEntry = nil
+        step = nil
         stepHasBuild = false
         stepShared = false
         outer = nil
@@ -216,13 +215,12 @@ struct AsyncStep {
     @inline(__always)
     func beginTopLevelStep(entry: _ServiceEntryBase, key: ServiceKey) {
         pathBits |= Self.pathBit(of: entry)
-        stepEntry = entry
-        stepType = key.serviceType
+        step = ResolutionStep(entry, key: key)
         if let name = key.name { stepName = name }
     }
 
     /// The bit of `entry` in ``pathBits``: from its address, past the bits an allocation's alignment keeps zero.
-    private static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
+    static func pathBit(of entry: _ServiceEntryBase) -> UInt64 {
         let address = UInt(bitPattern: ObjectIdentifier(entry))
         return 1 &<< UInt64((address &>> 4) & 63)
     }
@@ -232,20 +230,13 @@ struct AsyncStep {
     private func forEachStepInward(_ body: (AsyncContext) -> Bool) {
         var current: AsyncContext? = self
         while let context = current {
-            if context.stepEntry != nil, !body(context) { return }
+            if context.step != nil, !body(context) { return }
             current = context.outer
         }
     }
 
-    /// The path for messages: `Garage -> Car`.
-    var path: [String] {
-        var path: [String] = []
-        forEachStepInward {
-            path.append($0.stepPathComponent)
-            return true
-        }
-        return path.reversed()
-    }
+    /// The path for messages: `Garage -> Car` (see ``ResolutionPath``).
+    var path: [String] { ResolutionPath(self).components }
 
     /// The builds in flight on this path.
     var builds: [AsyncBuild] {
@@ -270,7 +261,7 @@ struct AsyncStep {
     }
 
     /// The innermost registration on the path whose instance outlives the graph.
-    var sharedBuilder: _ServiceEntryBase? { sharedContext?.stepEntry }
+    var sharedBuilder: _ServiceEntryBase? { sharedContext?.stepRegistration }
 
     /// Whether a step on the path makes an instance that outlives the graph: what a request makes or takes then
     /// is that instance's dependency.
@@ -278,7 +269,7 @@ struct AsyncStep {
 
     /// ``sharedBuilder``, with its step as the path writes it.
     var sharedStep: (entry: _ServiceEntryBase, step: String)? {
-        guard let context = sharedContext, let entry = context.stepEntry else { return nil }
+        guard let context = sharedContext, let entry = context.stepRegistration else { return nil }
         return (entry, context.stepPathComponent)
     }
 
@@ -289,34 +280,9 @@ struct AsyncStep {
     }
 
     /// This context's step as the path writes it: `Car`, `Engine["v8"]`.
-    private var stepPathComponent: String {
-        ServiceKey(serviceType: stepType, argumentsType: Void.self, name: stepName).pathComponent
-    }
-
-    /// Whether `entry`'s factory may be running on this path: false when no registration on it shares its bit.
-    func mayContain(_ entry: _ServiceEntryBase) -> Bool {
-        pathBits & Self.pathBit(of: entry) != 0
-    }
-
-    /// Whether `entry`'s factory is running on this path.
-    func contains(_ entry: _ServiceEntryBase) -> Bool {
-        guard pathBits & Self.pathBit(of: entry) != 0 else { return false }
-        var found = false
-        forEachStepInward {
-            found = $0.stepEntry === entry
-            return !found
-        }
-        return found
-    }
-
-    /// How many steps of the path make `entry`.
-    func occurrences(of entry: _ServiceEntryBase) -> Int {
-        var count = 0
-        forEachStepInward {
-            if $0.stepEntry === entry { count += 1 }
-            return true
-        }
-        return count
+    var stepPathComponent: String {
+        ServiceKey(serviceType: step.unsafelyUnwrapped.serviceType, argumentsType: Void.self, name: stepName)
+            .pathComponent
     }
 
     /// Makes this context, whose factory has returned while something else still refers to it, retain its outer

@@ -306,7 +306,7 @@ extension Container {
     /// not a scope's instance) then makes no call.
     @inline(__always)
     func checkAsyncRequest(_ entry: _ServiceEntryBase, scoped: Bool, key: ServiceKey, context: AsyncContext) throws {
-        if context.mayContain(entry) { try checkOnPath(entry, key: key, context: context) }
+        if ResolutionPath(context).asyncStepsMayContain(entry) { try checkOnPath(entry, key: key, context: context) }
         if scoped { try checkCaptive(key: key, context: context) }
         if context.buildsShared { recordAsyncDependency(entry, context: context) }
     }
@@ -326,7 +326,7 @@ extension Container {
         if context.isRecording, let asker = context.stepRegistration {
             context.graph.findings?.resolving(entry, from: asker)
         }
-        try checkAsyncCycle(entry, key: key, context: context)
+        try checkAsyncCycle(entry, key: key, path: ResolutionPath(context))
     }
 
     /// Throws when a shared instance being made on `context`'s path, other than a scope's, would keep a scope's

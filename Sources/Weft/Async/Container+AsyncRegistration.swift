@@ -126,7 +126,7 @@ private func asyncFactoryBox<Service, each Argument>(
     }
 }
 
-/// The error for a synchronous resolve that reached an `async` factory.
+/// The error for a synchronous resolve that reached an `async` factory (see ``Container/asyncFactoryReached(state:)``).
 func asyncFactoryResolvedSynchronously() -> ResolutionError {
-    ResolutionError.fromInsideFactory(.requiresAsync, serviceType: Any.self)
+    Container.asyncFactoryReached(state: ResolutionState.current)
 }

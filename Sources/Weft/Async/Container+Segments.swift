@@ -15,22 +15,18 @@ extension Container {
     /// Runs `body` in a synchronous segment of `context`'s graph (see ``runSegment(_:inFactory:_:)``), where the
     /// shared registration `awaited`, when another thread builds it, makes the engine throw ``BuildInProgress``
     /// instead of blocking; so does the graph-scoped instance `body` asks for first when `suspends` (the caller
-    /// catches the error and suspends). A ``ResolutionError`` continues the async path.
+    /// catches the error and suspends).
     func segment<T>(
         _ context: AsyncContext,
         awaiting awaited: ObjectIdentifier?,
         suspends: Bool = false,
         _ body: (ResolutionState) throws -> T
     ) throws -> T {
-        do {
-            return try runSegment(context) { state in
-                guard suspends else { return try state.suspendingForBuild(of: awaited) { try body(state) } }
-                state.suspendsForGraphBuilds = true
-                defer { state.suspendsForGraphBuilds = false }
-                return try state.suspendingForBuild(of: awaited) { try body(state) }
-            }
-        } catch let error as ResolutionError {
-            throw continuing(error, context: context)
+        try runSegment(context) { state in
+            guard suspends else { return try state.suspendingForBuild(of: awaited) { try body(state) } }
+            state.suspendsForGraphBuilds = true
+            defer { state.suspendsForGraphBuilds = false }
+            return try state.suspendingForBuild(of: awaited) { try body(state) }
         }
     }
 
@@ -51,7 +47,9 @@ extension Container {
     }
 
     /// Runs `body` in the synchronous engine, inside `context`'s graph and with its shared builder noted (for
-    /// invalidation and captive scoped services); keeps what the graph made meanwhile until the graph ends.
+    /// invalidation and captive scoped services); keeps what the graph made meanwhile until the graph ends. The
+    /// thread's path goes on from `context`'s steps (see ``ResolutionPath``): a cycle that closes through them is
+    /// found, and every error and callback origin names the whole path.
     /// In a verification's build, what `body` resolves is recorded as resolved by the innermost step's factory
     /// (or, unless `inFactory`, its `initCompleted` callbacks).
     func runSegment<T>(
@@ -73,19 +71,32 @@ extension Container {
         context.graph.publish()
         // Run for a factory of the resolution (not the top-level request's): the callbacks of what it makes wait.
         let defers = inFactory && !context.hasNoStep
-        guard let findings = context.graph.findings else { return try segment(context, defers: defers, body) }
+        guard let findings = context.graph.findings else {
+            return try segment(context, inFactory: inFactory, defers: defers, body)
+        }
         let origin = origin.map { GraphRecorder.Origin(entry: $0, inFactory: inFactory) }
         return try GraphRecorder(findings: findings, origin: origin).record {
-            try segment(context, defers: defers, body)
+            try segment(context, inFactory: inFactory, defers: defers, body)
         }
     }
 
-    private func segment<T>(_ context: AsyncContext, defers: Bool, _ body: (ResolutionState) throws -> T) throws -> T {
+    private func segment<T>(
+        _ context: AsyncContext,
+        inFactory: Bool,
+        defers: Bool,
+        _ body: (ResolutionState) throws -> T
+    ) throws -> T {
         try resolving(graph: context.graph.id) { state in
             let (outerGraph, outerDeferral) = (state.segmentGraph, state.segmentDeferral)
+            let fields = state.fields
+            let (outerSteps, outerInFactory) = (fields.pointee.outerSteps, fields.pointee.outerStepInFactory)
             state.segmentGraph = .passUnretained(context.graph)
             state.segmentDeferral = defers ? .passUnretained(context) : nil
-            defer { (state.segmentGraph, state.segmentDeferral) = (outerGraph, outerDeferral) }
+            (fields.pointee.outerSteps, fields.pointee.outerStepInFactory) = (.passUnretained(context), inFactory)
+            defer {
+                (state.segmentGraph, state.segmentDeferral) = (outerGraph, outerDeferral)
+                (fields.pointee.outerSteps, fields.pointee.outerStepInFactory) = (outerSteps, outerInFactory)
+            }
             let builder = context.sharedBuilder
             if let builder { state.fields.pointee.sharedBuilds.append(.passUnretained(builder)) }
             // Run for a graph-scoped instance's async factory: what the synchronous engine uses goes into its log.
@@ -107,19 +118,6 @@ extension Container {
             return result
         }
     }
-
-    /// A synchronous resolve's error as seen from the async path `context`: the path grows its prefix, and
-    /// an async factory that the synchronous part needed while it was already being made is the cycle it is.
-    func continuing(_ error: ResolutionError, context: AsyncContext) -> ResolutionError {
-        var error = error
-        error.path = context.path + error.path
-        if error.reason == .requiresAsync, let key = error.key, let entry = entry(for: key),
-            context.contains(entry)
-        {
-            return ResolutionError(reason: .circularDependency, key: key, path: error.path)
-        }
-        return error
-    }
 }
 
 extension Container {
@@ -137,8 +135,8 @@ extension Container {
         let queued = state.pending[first...]
         guard !queued.contains(where: { $0.claim != nil }) else { return false }
         let graph = state.fields.pointee.graph
+        let path = ResolutionPath(state)
         let deferred = context._withUnsafeGuaranteedRef { context in
-            let prefix = context.path
             let completions = queued.map { pending in
                 PendingCompletion(
                     entry: pending.entry,
@@ -146,7 +144,7 @@ extension Container {
                     instance: pending.instance,
                     resolver: pending.resolver,
                     // A callback's error names the path its instance was made along, from the async request on.
-                    origin: .path(prefix + pending.path),
+                    origin: .path(path.components(madeAlong: pending)),
                     claim: nil,
                     reachable: false,
                     // A graph-scoped instance is in its registration's storage, which a failed callback clears.

@@ -5,7 +5,8 @@
 ///   is on the path twice through `initCompleted` callbacks that never reach a shared instance (a transient
 ///   registration with runtime arguments that asks for itself recurses instead, see `recurses(_:key:)`);
 /// - threads that would wait for each other's shared instances (``BuildCoordinator``);
-/// - an async factory already running on an async resolve's path;
+/// - an async factory already running on an async resolve's path, asked for by an async factory or by a
+///   synchronous part of that resolve (the path is one chain, ``ResolutionPath``, read once by both engines);
 /// - tasks whose builds would wait for each other (``AsyncBuilds``).
 ///
 /// The words of the error and the fix it suggests are in `Diagnostics/ResolutionError+Messages.swift`;
@@ -13,7 +14,9 @@
 extension Container {
     /// Throws when `entry` is already being made on this thread: its factory is running (the
     /// initializer cycle Swinject cannot resolve), or it is on the path twice (a cycle through
-    /// `initCompleted` that never reaches a shared instance).
+    /// `initCompleted` that never reaches a shared instance). The thread's frames hold synchronous factories
+    /// only: the async steps before them (in a synchronous part of an async resolve) hold async factories, which
+    /// the synchronous engine meets only where it would run one (see ``asyncFactoryReached(state:)``).
     @inline(__always)
     func checkCycle(_ entry: EntryReference, key: ServiceKey, state: ResolutionState) throws {
         guard let first = state.fields.pointee.frames.firstIndex(of: entry) else { return }
@@ -32,7 +35,7 @@ extension Container {
         throw ResolutionError(
             reason: .circularDependency,
             key: key,
-            path: state.path + [key.pathComponent],
+            path: ResolutionPath(state).components + [key.pathComponent],
             cycleThroughCallbacks: !throughFactories,
             closingWrapper: request.flatMap { $0.frames == state.frames.count ? "\($0.wrapper)" : nil },
             selfAskingScope: Self.selfAskingScope(entry.object, key: key)
@@ -46,19 +49,41 @@ extension Container {
         return "\(entry.objectScope)"
     }
 
-    /// Throws when `entry`'s async factory is already running on `context`'s path.
-    func checkAsyncCycle(_ entry: _ServiceEntryBase, key: ServiceKey, context: AsyncContext) throws {
-        guard context.contains(entry) else { return }
-        let path = context.path + [key.pathComponent]
+    /// Throws when `entry`'s async factory is already running on `path`, asked for by an async factory or by the
+    /// synchronous part of an async resolve (whose frames cannot hold an async factory: it needs the async engine).
+    @inline(never)
+    func checkAsyncCycle(_ entry: _ServiceEntryBase, key: ServiceKey, path: ResolutionPath) throws {
+        guard path.asyncStepsContain(entry) else { return }
+        let components = path.components + [key.pathComponent]
         guard Self.recurses(entry, key: key) else {
             let scope = Self.selfAskingScope(entry, key: key)
-            throw ResolutionError(reason: .circularDependency, key: key, path: path, selfAskingScope: scope)
+            throw ResolutionError(reason: .circularDependency, key: key, path: components, selfAskingScope: scope)
         }
         // An async factory's frames are not on a thread's stack, which would stop a recursion that never ends:
         // the number of times the registration is on the path does.
-        if context.occurrences(of: entry) >= Self.asyncRecursionLimit {
-            throw ResolutionError(reason: .tooDeep, key: key, path: path)
+        if path.asyncOccurrences(of: entry) >= Self.asyncRecursionLimit {
+            throw ResolutionError(reason: .tooDeep, key: key, path: components)
         }
+    }
+
+    /// The error for a synchronous resolve that reached the async factory of its innermost frame: the cycle it
+    /// closes when that factory is already running on the path's async steps (a synchronous part of an async
+    /// resolve asked for what the async factories around it are making), ``ResolutionError/Reason/requiresAsync``
+    /// otherwise. Checked here, where the synchronous engine would run the factory, rather than before every
+    /// synchronous factory: only an async factory can be on an async step.
+    static func asyncFactoryReached(state: ResolutionState) -> ResolutionError {
+        let frames = state.fields.pointee.frames
+        guard state.fields.pointee.outerSteps != nil, let frame = frames.last else {
+            return ResolutionError.fromInsideFactory(.requiresAsync, serviceType: Any.self)
+        }
+        let (entry, key, path) = (frame.entry.object, frames.key(of: frame), ResolutionPath(state))
+        guard path.asyncStepsContain(entry), !recurses(entry, key: key) else {
+            return ResolutionError.fromInsideFactory(.requiresAsync, serviceType: Any.self)
+        }
+        // The path already ends with the frame of the registration that closes the cycle.
+        return ResolutionError(
+            reason: .circularDependency, key: key, path: path.components,
+            selfAskingScope: selfAskingScope(entry, key: key))
     }
 
     /// Whether a request for `entry` (under `key`) that finds it already on the path is a recursion rather than a
@@ -140,6 +165,6 @@ extension AsyncBuilds {
 
     /// The path of a wait cycle: the waiter's path, then the builds it would wait for, back to its own.
     static func cyclePath(context: AsyncContext, chain: [AsyncBuild]) -> [String] {
-        context.path + chain.map(\.key.pathComponent)
+        ResolutionPath(context).components + chain.map(\.key.pathComponent)
     }
 }

@@ -1,20 +1,22 @@
-/// One step of the path being resolved: the registration and how it was asked for.
+/// A step of a thread's path (``ResolutionStep``) on its ``FrameStack``, with where the rest of it is.
 ///
 /// A trivial value, so that pushing and popping one is a few stores. The parts of a key that need
 /// reference counting (a name, an extension option) and the origin of a deferred `initCompleted` run are
 /// kept beside the stack, in ``FrameStack``, only for the frames that have them.
 struct ResolutionFrame {
-    /// Not retained: a registration lives as long as its container, which a resolve in flight holds
-    /// (see ``Container`` on retired registrations).
-    let entry: EntryReference
-    let serviceType: Any.Type
-    let argumentsType: Any.Type
-    /// True while the registration's factory runs; false while its `initCompleted` callbacks run.
-    var inFactory: Bool
+    var step: ResolutionStep
     /// Where the whole key is in ``FrameStack``'s side storage, when it has a name or an option.
     fileprivate let keyIndex: Int32
     /// Where the origin of a deferred `initCompleted` run is in ``FrameStack``'s side storage.
     fileprivate let originIndex: Int32
+
+    /// The step's registration, not retained (see ``ResolutionStep/entry``).
+    var entry: EntryReference { step.entry }
+    /// True while the registration's factory runs; false while its `initCompleted` callbacks run.
+    var inFactory: Bool {
+        get { step.inFactory }
+        set { step.inFactory = newValue }
+    }
 }
 
 /// A frame copied off the stack with its whole key: what a deferred `initCompleted` run keeps of the path
@@ -71,10 +73,12 @@ struct FrameStack {
         if let origin { originIndex = pushOrigin(origin) }
         (base + count).initialize(
             to: ResolutionFrame(
-                entry: entry,
-                serviceType: key.serviceType,
-                argumentsType: key.argumentsType,
-                inFactory: inFactory,
+                step: ResolutionStep(
+                    entry: entry,
+                    serviceType: key.serviceType,
+                    argumentsType: key.argumentsType,
+                    inFactory: inFactory
+                ),
                 keyIndex: keyIndex,
                 originIndex: originIndex
             )
@@ -145,7 +149,7 @@ struct FrameStack {
     /// The whole key `frame` was asked for as.
     func key(of frame: ResolutionFrame) -> ServiceKey {
         if frame.keyIndex >= 0 { return keys[Int(frame.keyIndex)] }
-        return ServiceKey(serviceType: frame.serviceType, argumentsType: frame.argumentsType)
+        return ServiceKey(serviceType: frame.step.serviceType, argumentsType: frame.step.argumentsType)
     }
 
     /// The origin of `frame`, when it is the frame of a deferred `initCompleted` run.

@@ -42,7 +42,7 @@ struct PendingCompletion: @unchecked Sendable {
     var path: [String] {
         switch origin {
         case .path(let path): return path
-        case .frames(let frames): return frames.isEmpty ? [key.pathComponent] : ResolutionState.path(of: frames)
+        case .frames(let frames): return frames.isEmpty ? [key.pathComponent] : ResolutionPath.components(of: frames)
         }
     }
 }

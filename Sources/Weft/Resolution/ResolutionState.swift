@@ -26,6 +26,12 @@ import WeftAtomics
         /// graph-scoped instances live only in ``made``. Nil once the graph escaped (see ``graphEscapes()``).
         var privateGraph: GraphIdentifier?
         var frames = FrameStack()
+        /// In a synchronous part of an async resolve (see `Container+Segments.swift`): the context of the async
+        /// step whose factory asked for it, where the path goes on outside ``frames`` (see ``ResolutionPath``).
+        /// Unretained: that factory's caller holds it while the part runs.
+        var outerSteps: Unmanaged<AsyncContext>?
+        /// Whether the factory of ``outerSteps``' own step runs, rather than its `initCompleted` callbacks.
+        var outerStepInFactory = true
         var factoriesRunning = 0
         var pending: [PendingCompletion] = [] { didSet { note(Self.queueing, pending.isEmpty) } }
         /// The instances the graph made or used from a shared scope (kept alive until the top-level resolve
@@ -249,32 +255,8 @@ import WeftAtomics
         return state
     }
 
-    /// The path of the frames in flight, e.g. `["Garage", "Car"]`; a deferred `initCompleted` run shows the
-    /// path its instance was made along.
-    var path: [String] {
-        let frames = fields.pointee.frames
-        var result: [String] = []
-        for frame in frames.suffix(from: 0) {
-            if let origin = frames.origin(of: frame) {
-                result = Self.path(of: origin)
-            } else {
-                result.append(frames.key(of: frame).pathComponent)
-            }
-        }
-        return result
-    }
-
-    static func path(of frames: [RecordedFrame]) -> [String] {
-        var result: [String] = []
-        for frame in frames {
-            if let origin = frame.origin {
-                result = path(of: origin)
-            } else {
-                result.append(frame.key.pathComponent)
-            }
-        }
-        return result
-    }
+    /// The path in flight, e.g. `["Garage", "Car"]` (see ``ResolutionPath``).
+    var path: [String] { ResolutionPath(self).components }
 }
 
 #if canImport(Darwin)
