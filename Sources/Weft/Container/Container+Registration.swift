@@ -38,9 +38,13 @@ protocol ErasedTupleFactory {
 /// pointer for it, not an optional existential.
 final class ErasedFactory: @unchecked Sendable {
     let value: Any
+    /// ``value`` when it takes runtime arguments (see ``ArgumentFactory``), cast once here rather than on every
+    /// resolve.
+    let arguments: ArgumentFactory?
 
     init(_ value: Any) {
         self.value = value
+        arguments = value as? ArgumentFactory
     }
 }
 

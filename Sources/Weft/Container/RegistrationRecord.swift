@@ -21,6 +21,10 @@ final class RegistrationRecord {
     /// The containers that forward types to this container's registrations, and the types this container forwards
     /// to another's (see `ForeignForwards.swift`); nil until the first such forward.
     @exclusivity(unchecked) var foreignForwards: ForeignForwards?
+    /// For requests with runtime arguments of types no registration declares: the key of the registration whose
+    /// declared types took them, by the request's key, while the registries are at `version` (see
+    /// `OpenedArguments.swift`).
+    @exclusivity(unchecked) var openedArguments: (version: UInt64, keys: [ServiceKey: ServiceKey]) = (0, [:])
 }
 
 extension Container {

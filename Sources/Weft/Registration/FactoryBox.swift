@@ -7,13 +7,74 @@
 /// from a pack, and a generic function over a pack, need no newer runtime. What needs the arguments spread out again
 /// as a pack (a forwarded request, which builds its key from their types) goes through ``spreader``, made where the
 /// pack was known.
-final class FactoryBox<Arguments>: @unchecked Sendable {
+final class FactoryBox<Arguments>: ArgumentFactory, @unchecked Sendable {
     let make: (any Resolver, Arguments) throws -> Any
     let spreader: ArgumentSpreader<Arguments>
 
     init(make: @escaping (any Resolver, Arguments) throws -> Any, spreader: ArgumentSpreader<Arguments>) {
         self.make = make
         self.spreader = spreader
+        super.init(argumentsType: spreader.argumentsType) { resolver, arguments in
+            try make(resolver, arguments.assumingMemoryBound(to: Arguments.self).pointee)
+        }
+    }
+
+    // Arguments Swift passed as their concrete types: see `OpenedArguments.swift`.
+
+    override func casting(_ values: [Any]) -> Any? {
+        spreader.cast(values)
+    }
+
+    override func make(_ request: any ForwardedRequest, in container: Container, arguments: Any) throws -> Any {
+        guard let arguments = arguments as? Arguments else {
+            return try super.make(request, in: container, arguments: arguments)
+        }
+        return try spreader.make(request, container, arguments)
+    }
+
+    override func asyncRequest(
+        key: ServiceKey,
+        _ request: any ForwardedRequest,
+        in container: Container,
+        arguments: Any
+    ) -> ArgumentRequest? {
+        guard let arguments = arguments as? Arguments else { return nil }
+        let box = PackBox(values: arguments)
+        let spread = spreader.make
+        return ArgumentRequest(key: key, arguments: box) { try spread(request, container, box.values) }
+    }
+}
+
+/// A factory that takes runtime arguments, as the engine calls it: without knowing its argument types as a generic
+/// parameter. Casting the registration's factory to `FactoryBox<(repeat each Argument)>` at every resolve would look
+/// up that class's generic metadata and cast an `Any` to it; the registration's key already says the types match.
+class ArgumentFactory: @unchecked Sendable {
+    /// The arguments type of the key this factory is resolved with (see ``ServiceKey``).
+    let argumentsType: Any.Type
+    /// Calls the factory with the arguments at `arguments`: a tuple of the types that ``argumentsType`` lists after
+    /// the resolver (the one type for one argument).
+    let makeAt: (any Resolver, UnsafeRawPointer) throws -> Any
+
+    init(argumentsType: Any.Type, makeAt: @escaping (any Resolver, UnsafeRawPointer) throws -> Any) {
+        self.argumentsType = argumentsType
+        self.makeAt = makeAt
+    }
+
+    /// `values` as this factory's arguments, or nil when their number differs or one does not cast to its
+    /// parameter's type (see `OpenedArguments.swift`).
+    func casting(_ values: [Any]) -> Any? { nil }
+
+    /// Makes `request` with `arguments` (from ``casting(_:)``) in `container`, in the synchronous engine.
+    func make(_ request: any ForwardedRequest, in container: Container, arguments: Any) throws -> Any {
+        throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: argumentsType)
+    }
+
+    /// The async request for `key` (the registration's) with `arguments` (from ``casting(_:)``), which the
+    /// synchronous engine makes through `request`.
+    func asyncRequest(key: ServiceKey, _ request: any ForwardedRequest, in container: Container, arguments: Any)
+        -> ArgumentRequest?
+    {
+        nil
     }
 }
 

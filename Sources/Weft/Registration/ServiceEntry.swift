@@ -71,6 +71,8 @@ public final class ServiceEntry<Service>: _ServiceEntryBase, @unchecked Sendable
         return erasedFactory?.value as Any
     }
 
+    override var argumentFactory: ArgumentFactory? { erasedFactory?.arguments }
+
     override func makeErased(_ resolver: Container) throws -> Any? {
         guard isPlain else { return nil }
         return try makePlain(resolver)

@@ -94,6 +94,8 @@ public class _ServiceEntryBase: @unchecked Sendable {
     /// The scope the registration's instances live in.
     public var objectScope: any ObjectScopeProtocol { abstract() }
     var factory: Any { abstract() }
+    /// The factory when it takes runtime arguments, as the engine calls it (see ``ArgumentFactory``).
+    var argumentFactory: ArgumentFactory? { nil }
     var lookupConfiguration: (policy: SharingPolicy, hasInitCompleted: Bool, isPlain: Bool) { abstract() }
     var builder: (state: ResolutionState, graph: GraphIdentifier)? { abstract() }
     func describeWithKey(_ serviceKey: ServiceKey) -> String { abstract() }

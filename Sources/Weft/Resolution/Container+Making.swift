@@ -215,8 +215,9 @@ extension Container {
         if key.argumentsType == noArguments, let made = try entry.makeErased(self) {
             return made
         }
-        if let box = entry.factory as? FactoryBox<(repeat each Argument)> {
-            return try box.make(self, (repeat each arguments))
+        if let factory = entry.argumentFactory, factory.argumentsType == key.argumentsType {
+            // The key's arguments type, made from these arguments' types, is the factory's: the tuple is its own.
+            return try withUnsafePointer(to: (repeat each arguments)) { try factory.makeAt(self, UnsafeRawPointer($0)) }
         }
         if let factory = entry.factory as? any ErasedTupleFactory,
             let made = factory.make(erased: (self as any Resolver, repeat each arguments))

@@ -1,3 +1,5 @@
+import WeftAtomics
+
 /// Runtime arguments that Swift passed as their concrete types.
 ///
 /// Swift opens an existential passed to a generic parameter (SE-0352, in the Swift 6 language mode): with
@@ -8,42 +10,7 @@
 /// an optional), if exactly one does, in the nearest container that has one; the arguments are cast to those types
 /// and the request is made again with the registration's own key, so scopes, cycles and errors are the
 /// registration's. A registration of the exact types always wins, and two that both fit leave the request missing
-/// (its error lists them), rather than a guess.
-protocol ArgumentCasting {
-    /// `values` as the arguments of this factory's registration, or nil when their number differs or one does not
-    /// cast to its parameter's type.
-    func casting(_ values: [Any]) -> Any?
-
-    /// Makes `request` with `arguments` (from ``casting(_:)``) in `container`, in the synchronous engine.
-    func make(_ request: any ForwardedRequest, in container: Container, arguments: Any) throws -> Any
-
-    /// The async request for `key` (the registration's) with `arguments` (from ``casting(_:)``), which the
-    /// synchronous engine makes through `request`.
-    func asyncRequest(key: ServiceKey, _ request: any ForwardedRequest, in container: Container, arguments: Any)
-        -> ArgumentRequest
-}
-
-extension FactoryBox: ArgumentCasting {
-    func casting(_ values: [Any]) -> Any? {
-        spreader.cast(values)
-    }
-
-    func make(_ request: any ForwardedRequest, in container: Container, arguments: Any) throws -> Any {
-        guard let arguments = arguments as? Arguments else {
-            throw ResolutionError.fromInsideFactory(.typeMismatch, serviceType: Arguments.self)
-        }
-        return try spreader.make(request, container, arguments)
-    }
-
-    func asyncRequest(key: ServiceKey, _ request: any ForwardedRequest, in container: Container, arguments: Any)
-        -> ArgumentRequest
-    {
-        let arguments = PackBox(values: arguments as! Arguments)
-        let spread = spreader.make
-        return ArgumentRequest(key: key, arguments: arguments) { try spread(request, container, arguments.values) }
-    }
-}
-
+/// (its error lists them), rather than a guess. ``ArgumentFactory`` casts the arguments and makes the request.
 /// A request for `Type` under `name`, made with the arguments a factory's registration declared.
 struct ServiceRequest<Type>: ForwardedRequest {
     let name: String?
@@ -56,9 +23,24 @@ struct ServiceRequest<Type>: ForwardedRequest {
 extension Container {
     /// The registrations of `key`'s service and name whose declared argument types take `values`, with those
     /// arguments cast to them, in the nearest container that has any: the request goes to one, and several are
-    /// named in its error.
+    /// named in its error. The key of the one found is remembered until a registry changes: Swift passes a value
+    /// held as a protocol type as its concrete type on every call.
     func declaredArguments(for key: ServiceKey, values: [Any]) -> [DeclaredArguments] {
         guard !values.isEmpty, !key.hasOption else { return [] }
+        let version = weft_registry_version()
+        if let known = lock.withLock({ registrationRecordLocked().knownDeclaredKey(for: key, version: version) }),
+            let factory = entry(for: known)?.argumentFactory, let arguments = factory.casting(values)
+        {
+            return [DeclaredArguments(key: known, factory: factory, arguments: arguments)]
+        }
+        let found = searchDeclaredArguments(for: key, values: values)
+        if found.count == 1 {
+            lock.withLock { registrationRecordLocked().remember(found[0].key, for: key, version: version) }
+        }
+        return found
+    }
+
+    private func searchDeclaredArguments(for key: ServiceKey, values: [Any]) -> [DeclaredArguments] {
         var container: Container? = self
         while let current = container {
             let candidates = current.ownRegistrations { candidate in
@@ -67,9 +49,9 @@ extension Container {
             }
             var fitting: [DeclaredArguments] = []
             for candidate in candidates.sorted(by: { $0.key.requestDescription < $1.key.requestDescription }) {
-                guard let factory = candidate.entry.factory as? any ArgumentCasting,
-                    let arguments = factory.casting(values)
-                else { continue }
+                guard let factory = candidate.entry.argumentFactory, let arguments = factory.casting(values) else {
+                    continue
+                }
                 fitting.append(DeclaredArguments(key: candidate.key, factory: factory, arguments: arguments))
             }
             if !fitting.isEmpty { return fitting }
@@ -107,9 +89,22 @@ extension Container {
     }
 }
 
+extension RegistrationRecord {
+    /// The declared key remembered for `key` while the registries are at `version`.
+    func knownDeclaredKey(for key: ServiceKey, version: UInt64) -> ServiceKey? {
+        openedArguments.version == version ? openedArguments.keys[key] : nil
+    }
+
+    /// Remembers `declared` for `key`, found while the registries were at `version`.
+    func remember(_ declared: ServiceKey, for key: ServiceKey, version: UInt64) {
+        if openedArguments.version != version { openedArguments = (version, [:]) }
+        openedArguments.keys[key] = declared
+    }
+}
+
 /// A registration whose declared argument types take the arguments of a request, and those arguments cast to them.
 struct DeclaredArguments {
     let key: ServiceKey
-    let factory: any ArgumentCasting
+    let factory: ArgumentFactory
     let arguments: Any
 }

@@ -208,12 +208,29 @@ let scenarios: [Scenario] = [
             container.register((any BProto).self) { (_: Resolver, c: any CProto) in B(c: c) }
                 .inObjectScope(.transient)
             let c: any CProto = C()
+            // `as any CProto`: Swift would otherwise pass `c` as a `C` (it opens existentials passed to generic
+            // parameters), a request for another key (see `arguments-opened`).
+            for _ in 0..<count { sink(container.resolve((any BProto).self, argument: c as any CProto)!) }
+        }
+    ),
+    Scenario(
+        name: "arguments-opened",
+        what: "`arguments` with `c` passed as held: Swift hands Weft a C, found through the declared (any CProto)",
+        hand: { count in
+            let c: any CProto = C()
+            for _ in 0..<count { sink(B(c: c) as any BProto) }
+        },
+        weft: { count in
+            let container = Container()
+            container.register((any BProto).self) { (_: Resolver, c: any CProto) in B(c: c) }
+                .inObjectScope(.transient)
+            let c: any CProto = C()
             for _ in 0..<count { sink(container.resolve((any BProto).self, argument: c)!) }
         }
     ),
     Scenario(
         name: "async-arguments",
-        what: "try await container.async.require(B, arguments: c), an async .transient factory; by hand, an async function",
+        what: "try await container.async.require(B, arguments: c), an async .transient factory; by hand, async",
         hand: { count in
             let c: any CProto = C()
             for _ in 0..<count { sink(await makeB(c: c)) }
@@ -223,7 +240,9 @@ let scenarios: [Scenario] = [
             container.register((any BProto).self) { (_: AsyncResolver, c: any CProto) async in B(c: c) }
                 .inObjectScope(.transient)
             let c: any CProto = C()
-            for _ in 0..<count { sink(try await container.async.require((any BProto).self, arguments: c)) }
+            for _ in 0..<count {
+                sink(try await container.async.require((any BProto).self, arguments: c as any CProto))
+            }
         }
     ),
     Scenario(
