@@ -106,6 +106,25 @@ import Weft
         #expect(seen.values == [["sql", "child"], ["sql"]])
     }
 
+    @Test func scopeSetOnAParentsRegistrationAppliesToAChildsCopyAfterAnotherDecoratingChildWent() throws {
+        let parent = Container()
+        let entry = parent.register(Repository.self) { _ in SQLRepository() }.inObjectScope(.container)
+        // Children made one after the other, usually at the same address: a child that went must not pass for
+        // the next one among the registration's followers.
+        for _ in 0..<20 {
+            do {
+                let gone = Container(parent: parent)
+                for _ in 0..<3 { gone.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "gone") } }
+            }
+            let child = Container(parent: parent)
+            child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+            entry.inObjectScope(.transient)
+            #expect(try child.require(Repository.self) !== child.require(Repository.self))
+            entry.inObjectScope(.container)
+            #expect(try child.require(Repository.self) === child.require(Repository.self))
+        }
+    }
+
     @Test func scopeSetAfterDecoratingARegistrationWithArgumentsApplies() throws {
         let container = Container()
         let entry = container.register(Greeter.self) { (_, name: String) in Greeter(name) }

@@ -175,6 +175,12 @@ struct ForwardSlots {
 /// registration it forwards to, and is told when that scope changes.
 protocol ScopeFollowing: AnyObject {
     @discardableResult func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self
+    /// Whether the follower follows nothing any more (a decorated copy whose container went).
+    var isGone: Bool { get }
+}
+
+extension ScopeFollowing {
+    var isGone: Bool { false }
 }
 
 /// What a registration does as the target of a decorated forward, whatever its type.

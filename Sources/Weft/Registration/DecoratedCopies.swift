@@ -68,7 +68,9 @@ extension Container {
 
 /// A decorated copy of a registration, which follows the registration's configuration.
 final class DecoratedCopy<Service>: ScopeFollowing, CallbackFollowing {
-    let copy: ServiceEntry<Service>
+    /// Weak: the container that published the copy keeps it, and a child container that goes must not leave its
+    /// copy, with the instances it keeps, to the ancestor's registration it follows.
+    private weak var copy: ServiceEntry<Service>?
     /// The ticket of a copy of an ancestor's registration (0 for the container's own): a copy published later, with
     /// a later ticket, is not displaced among the followers by one that comes to follow after it.
     let ticket: UInt64
@@ -77,15 +79,17 @@ final class DecoratedCopy<Service>: ScopeFollowing, CallbackFollowing {
         (self.copy, self.ticket) = (copy, ticket)
     }
 
+    var isGone: Bool { copy == nil }
+
     @discardableResult
     func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
-        copy.inObjectScope(objectScope)
+        copy?.inObjectScope(objectScope)
         return self
     }
 
     func followInitCompleted(_ completed: Any) {
         guard let completed = completed as? (any Resolver, Service) throws -> Void else { return }
-        copy.initCompleted(completed)
+        copy?.initCompleted(completed)
     }
 }
 
@@ -121,7 +125,10 @@ extension ServiceEntry {
             serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
             option: DecoratedCopyOption(container: ObjectIdentifier(container)))
         lock.lock()
-        var followers = scopeFollowers ?? [:]
+        // The copies of containers that went follow nothing: dropped, so that the followers do not grow with the
+        // children that decorate, and so that one of them does not pass for a later copy of a container made since
+        // at the same address.
+        var followers = (scopeFollowers ?? [:]).filter { !$0.value.isGone }
         if let later = followers[followerKey] as? DecoratedCopy<Service>, later.ticket > ticket {
             lock.unlock()
             return
