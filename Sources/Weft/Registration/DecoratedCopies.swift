@@ -80,6 +80,7 @@ final class DecoratedCopy<Service>: ScopeFollowing, CallbackFollowing {
     }
 
     var isGone: Bool { copy == nil }
+    var followed: AnyObject? { copy }
 
     @discardableResult
     func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
