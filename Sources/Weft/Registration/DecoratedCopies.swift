@@ -68,15 +68,22 @@ extension Container {
 
 /// A decorated copy of a registration, which follows the registration's configuration.
 final class DecoratedCopy<Service>: ScopeFollowing, CallbackFollowing {
-    /// Weak: the container that published the copy keeps it, and a child container that goes must not leave its
-    /// copy, with the instances it keeps, to the ancestor's registration it follows.
-    private weak var copy: ServiceEntry<Service>?
+    /// A copy of the container's own registration, kept: a later copy follows this one, which the container
+    /// retires, and the registration `register` returned must still reach it.
+    private let own: ServiceEntry<Service>?
+    /// A copy of an ancestor's registration, kept weakly: the descendant that published it keeps it, and a
+    /// descendant that goes must not leave its copy, with the instances it keeps, to the ancestor's registration.
+    private weak var inherited: ServiceEntry<Service>?
     /// The ticket of a copy of an ancestor's registration (0 for the container's own): a copy published later, with
     /// a later ticket, is not displaced among the followers by one that comes to follow after it.
     let ticket: UInt64
 
+    private var copy: ServiceEntry<Service>? { own ?? inherited }
+
     init(_ copy: ServiceEntry<Service>, ticket: UInt64) {
-        (self.copy, self.ticket) = (copy, ticket)
+        own = ticket == 0 ? copy : nil
+        inherited = ticket == 0 ? nil : copy
+        self.ticket = ticket
     }
 
     var isGone: Bool { copy == nil }
