@@ -167,6 +167,24 @@ import Weft
         #expect(problem.message == "Audit needs Clock, which is not registered.")
     }
 
+    @Test func aDecoratorsDependencyOfAnAutoregisteredServiceIsOneOfItsEdgesForCaptiveChecksAndTheGraph() throws {
+        let container = Container()
+        container.register(Clock.self) { _ in Clock() }.inObjectScope(.scoped)
+        container.autoregister(Audit.self, initializer: Audit.init).inObjectScope(.container)
+        container.decorate(Audit.self) { r, inner in
+            _ = try r.require(Clock.self)
+            return inner
+        }
+
+        let report = container.verificationReport()
+        let problem = try #require(report.problems(ofKind: .captiveDependency).first)
+        #expect(problem.pathDescription == "Audit -> Clock")
+        let graph = container.dependencyGraph()
+        #expect(graph.edges.count == 1)
+        #expect(graph.edges.first.flatMap { graph.node(id: $0.from)?.label } == "Audit")
+        #expect(graph.edges.first.flatMap { graph.node(id: $0.to)?.label } == "Clock")
+    }
+
     @Test func verifyPassesForACompleteCollectionAndDecorator() throws {
         let container = Container()
         container.register(Log.self) { _ in Log() }.inObjectScope(.container)

@@ -106,6 +106,60 @@ import Weft
         #expect(seen.values == [["sql", "child"], ["sql"]])
     }
 
+    @Test func scopeSetOnAParentsRegistrationAppliesToAChildsCopyAfterAnotherDecoratingChildWent() throws {
+        let parent = Container()
+        let entry = parent.register(Repository.self) { _ in SQLRepository() }.inObjectScope(.container)
+        // Children made one after the other, usually at the same address: a child that went must not pass for
+        // the next one among the registration's followers.
+        for _ in 0..<20 {
+            do {
+                let gone = Container(parent: parent)
+                for _ in 0..<3 { gone.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "gone") } }
+            }
+            let child = Container(parent: parent)
+            child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+            entry.inObjectScope(.transient)
+            #expect(try child.require(Repository.self) !== child.require(Repository.self))
+            entry.inObjectScope(.container)
+            #expect(try child.require(Repository.self) === child.require(Repository.self))
+        }
+    }
+
+    /// A decorated `Store`, counting the instances alive.
+    final class CountedStore: Store, @unchecked Sendable {
+        let inner: any Store
+        let live: Counter
+        init(_ inner: any Store, live: Counter) {
+            (self.inner, self.live) = (inner, live)
+            live.increment()
+        }
+        deinit { live.decrement() }
+    }
+
+    @Test func scopeSetOnARegistrationAppliesToTheDecoratedForwardsOfEveryChild() throws {
+        let parent = Container()
+        let entry = parent.register(SQLRepository.self) { _ in SQLRepository() }.inObjectScope(.container)
+            .implements(Store.self)
+        let live = Counter()
+        do {
+            let children = (0..<3).map { _ in Container(parent: parent) }
+            for child in children {
+                child.decorate(Store.self) { _, inner in CountedStore(inner, live: live) }
+                #expect(try child.require(Store.self) === child.require(Store.self))
+            }
+            entry.inObjectScope(.transient)
+            for child in children {
+                #expect(try child.require(Store.self) !== child.require(Store.self))
+            }
+            entry.inObjectScope(.container)
+            for child in children { _ = try child.require(Store.self) }
+            // Alive to here: an optimised build may release the children after their last use.
+            withExtendedLifetime(children) { #expect(live.value == 3) }
+        }
+        // Each child's decorated forward, with its kept instance, went with the child.
+        #expect(live.value == 0)
+    }
+
     @Test func scopeSetAfterDecoratingARegistrationWithArgumentsApplies() throws {
         let container = Container()
         let entry = container.register(Greeter.self) { (_, name: String) in Greeter(name) }

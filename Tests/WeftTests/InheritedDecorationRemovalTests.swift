@@ -179,4 +179,35 @@ import Weft
             #expect(try child.require(Repository.self).trail == ["last", "child"])
         }
     }
+
+    /// Counts the instances alive.
+    final class Counted: Repository, @unchecked Sendable {
+        let live: Counter
+        init(_ live: Counter) {
+            self.live = live
+            live.increment()
+        }
+        deinit { live.decrement() }
+        var trail: [String] { ["counted"] }
+    }
+
+    @Test func childrenThatDecorateAParentsSingletonLetGoOfTheirInstancesWhenTheyGo() throws {
+        let live = Counter()
+        let parent = Container()
+        parent.register(Repository.self) { _ in Counted(live) }.inObjectScope(.container)
+        _ = try parent.require(Repository.self)
+        do {
+            let children = (0..<20).map { _ in Container(parent: parent) }
+            for child in children {
+                child.decorate(Repository.self) { _, inner in Wrapper(inner, tag: "child") }
+                _ = try child.require(Repository.self)
+            }
+            // Alive to here: an optimised build may release the children after their last use.
+            withExtendedLifetime(children) { #expect(live.value == 21) }
+        }
+        // The parent's singleton only: each child's decorated copy, and its instance, went with the child.
+        #expect(live.value == 1)
+        parent.register(Repository.self) { _ in Counted(live) }.inObjectScope(.container)
+        #expect(live.value == 0)
+    }
 }

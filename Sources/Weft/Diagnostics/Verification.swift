@@ -230,8 +230,19 @@ final class Verification {
                 addUnchecked(use.asker, reason: reason)
             }
         }
-        // An autoregistered service's initializer edges are the ones it declares.
-        found += site.findings.edges.filter { nodes[$0.from].declared == nil || $0.kind != .initializer }
+        // An autoregistered service's initializer edges are the ones it declares; what else its build resolved
+        // while being made, its decorators did.
+        found += site.findings.edges.filter { edge in
+            guard edge.kind == .initializer, let declared = nodes[edge.from].declared else { return true }
+            return !declared.contains { target(of: $0) == edge.to }
+        }
+    }
+
+    /// What an autoregistered service's declared dependency resolves to, as ``addDeclaredDependencies()`` draws it.
+    private func target(of dependency: DeclaredDependency) -> GraphRecorder.Target {
+        if let node = nodeOfKey[dependency.parameterKey] { return .node(node) }
+        if dependency.access != .direct, let node = nodeOfKey[dependency.serviceKey] { return .node(node) }
+        return .missing(dependency.serviceKey)
     }
 
     /// Resolves `key` in `container`, as `require` would.

@@ -19,6 +19,14 @@ extension Container {
             option: ForwardedOption(target: target ?? key.serviceType))
     }
 
+    /// The key under which this container's decorated forward of `key` follows the registration it forwards to:
+    /// one per container, so that the forwards of several containers to one registration all follow it.
+    func followerKey(of key: ServiceKey) -> ServiceKey {
+        ServiceKey(
+            serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
+            option: ForwardFollowerOption(container: ObjectIdentifier(self)))
+    }
+
     /// Makes `type` (under `key`) resolve through `target`, the registration of another type, wrapped in this
     /// container's decorators of `key`: `target` is added under the forwarded key, and a decorated forward
     /// under `key` (decorated as it is added). A forward to a registration with runtime arguments takes them and
@@ -43,7 +51,7 @@ extension Container {
         guard add(target, under: targetKey, inPlaceOf: slots?.target, atWrites: slots?.targetWrites, if: slots != nil)
         else { return false }
         forward.isDecoratedForward = true
-        let (scope, displaced) = target.followedBy(forward, key: key)
+        let (scope, displaced) = target.followedBy(forward, key: followerKey(of: key))
         forward.inObjectScope(scope)
         // A forward to an ancestor's registration is remembered as inherited as it is published.
         if let ticket = inheritedTicket {
@@ -97,7 +105,7 @@ extension Container {
         _ forward: _ServiceEntryBase, key: ServiceKey, of target: any ForwardTarget,
         displacing displaced: (any ScopeFollowing)?
     ) {
-        let live = displaced.flatMap { displaced in ownEntry(for: key) === displaced ? displaced : nil }
+        let live = displaced.flatMap { displaced in ownEntry(for: key) === displaced.followed ? displaced : nil }
         target.unfollow(forward, restoring: live)
     }
 
@@ -175,6 +183,34 @@ struct ForwardSlots {
 /// registration it forwards to, and is told when that scope changes.
 protocol ScopeFollowing: AnyObject {
     @discardableResult func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self
+    /// Whether the follower follows nothing any more (a decorated copy or forward whose container went).
+    var isGone: Bool { get }
+    /// The registration that follows (a box's content, or the follower itself).
+    var followed: AnyObject? { get }
+}
+
+extension ScopeFollowing {
+    var isGone: Bool { false }
+    var followed: AnyObject? { self }
+}
+
+/// A decorated forward among the followers of the registration it forwards to, kept weakly: its container keeps
+/// it, and a container that goes must not leave it, with the instances it keeps, to that registration.
+final class WeakFollower: ScopeFollowing {
+    private weak var follower: (any ScopeFollowing)?
+
+    init(_ follower: any ScopeFollowing) {
+        self.follower = follower
+    }
+
+    var isGone: Bool { follower == nil }
+    var followed: AnyObject? { follower }
+
+    @discardableResult
+    func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
+        follower?.inObjectScope(objectScope)
+        return self
+    }
 }
 
 /// What a registration does as the target of a decorated forward, whatever its type.
@@ -210,14 +246,19 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         container.publishDecoratedCopy(of: self, with: [], key: key, inheritedTicket: ticket)
     }
 
-    /// The follower of this registration's scope under `key`; for tests.
-    func scopeFollower(under key: ServiceKey) -> (any ScopeFollowing)? {
-        lock.withLock { scopeFollowers?[key] }
+    /// The registration following this one's scope as a decorated forward of `key`, of any container; for tests.
+    func scopeFollower(under key: ServiceKey) -> AnyObject? {
+        lock.withLock {
+            scopeFollowers?.first { entry in
+                entry.key.serviceType == key.serviceType && entry.key.argumentsType == key.argumentsType
+                    && entry.key.name == key.name && entry.key.option is ForwardFollowerOption
+            }?.value.followed
+        }
     }
 
     func unfollow(_ follower: AnyObject, restoring: (any ScopeFollowing)?) {
         lock.lock()
-        let key = scopeFollowers?.first { $0.value === follower }?.key
+        let key = scopeFollowers?.first { $0.value.followed === follower }?.key
         let removed = key.flatMap { key in
             restoring.map { scopeFollowers?.updateValue($0, forKey: key) } ?? scopeFollowers?.removeValue(forKey: key)
         }
@@ -230,13 +271,29 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         -> (scope: any ObjectScopeProtocol, displaced: (any ScopeFollowing)?)
     {
         lock.lock()
-        var followers = scopeFollowers ?? [:]
-        let replaced = followers.updateValue(follower, forKey: key)
+        // Those of containers that went are dropped (see `DecoratedCopy`).
+        var followers = (scopeFollowers ?? [:]).filter { !$0.value.isGone }
+        let replaced = followers.updateValue(WeakFollower(follower), forKey: key)
         scopeFollowers = followers
         let scope = configuration.scope
         lock.unlock()
         // Released by the caller, outside the lock: the last reference to a registration releases its instances.
         return (scope, replaced)
+    }
+}
+
+/// Tells apart, among a registration's followers, the decorated forward to it of one container.
+struct ForwardFollowerOption: ServiceKeyOption {
+    let container: ObjectIdentifier
+
+    var description: String { "decorated forward" }
+
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool {
+        (another as? ForwardFollowerOption)?.container == container
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(container)
     }
 }
 

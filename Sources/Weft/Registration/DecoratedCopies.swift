@@ -68,24 +68,36 @@ extension Container {
 
 /// A decorated copy of a registration, which follows the registration's configuration.
 final class DecoratedCopy<Service>: ScopeFollowing, CallbackFollowing {
-    let copy: ServiceEntry<Service>
+    /// A copy of the container's own registration, kept: a later copy follows this one, which the container
+    /// retires, and the registration `register` returned must still reach it.
+    private let own: ServiceEntry<Service>?
+    /// A copy of an ancestor's registration, kept weakly: the descendant that published it keeps it, and a
+    /// descendant that goes must not leave its copy, with the instances it keeps, to the ancestor's registration.
+    private weak var inherited: ServiceEntry<Service>?
     /// The ticket of a copy of an ancestor's registration (0 for the container's own): a copy published later, with
     /// a later ticket, is not displaced among the followers by one that comes to follow after it.
     let ticket: UInt64
 
+    private var copy: ServiceEntry<Service>? { own ?? inherited }
+
     init(_ copy: ServiceEntry<Service>, ticket: UInt64) {
-        (self.copy, self.ticket) = (copy, ticket)
+        own = ticket == 0 ? copy : nil
+        inherited = ticket == 0 ? nil : copy
+        self.ticket = ticket
     }
+
+    var isGone: Bool { copy == nil }
+    var followed: AnyObject? { copy }
 
     @discardableResult
     func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
-        copy.inObjectScope(objectScope)
+        copy?.inObjectScope(objectScope)
         return self
     }
 
     func followInitCompleted(_ completed: Any) {
         guard let completed = completed as? (any Resolver, Service) throws -> Void else { return }
-        copy.initCompleted(completed)
+        copy?.initCompleted(completed)
     }
 }
 
@@ -121,7 +133,10 @@ extension ServiceEntry {
             serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
             option: DecoratedCopyOption(container: ObjectIdentifier(container)))
         lock.lock()
-        var followers = scopeFollowers ?? [:]
+        // The copies of containers that went follow nothing: dropped, so that the followers do not grow with the
+        // children that decorate, and so that one of them does not pass for a later copy of a container made since
+        // at the same address.
+        var followers = (scopeFollowers ?? [:]).filter { !$0.value.isGone }
         if let later = followers[followerKey] as? DecoratedCopy<Service>, later.ticket > ticket {
             lock.unlock()
             return
