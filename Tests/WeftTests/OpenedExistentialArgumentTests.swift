@@ -47,6 +47,23 @@ import Weft
         #expect(await container.async.resolve(Owner.self, arguments: pet)?.pet === pet)
     }
 
+    @Test func asyncCodeSpellsOneArgumentAsSynchronousCodeDoes() async throws {
+        let container = Container()
+        container.register(Owner.self, name: "tagged") { (_: AsyncResolver, pet: any Animal) async in
+            Owner(pet: pet, tag: 3)
+        }
+        let pet: any Animal = Dog()
+
+        let owner = try await container.async.require(Owner.self, name: "tagged", argument: pet)
+        let resolved = await container.async.resolve(Owner.self, name: "tagged", argument: pet)
+        let missing = await container.async.resolve(Owner.self, argument: pet)
+
+        #expect(owner.pet === pet)
+        #expect(owner.tag == 3)
+        #expect(resolved?.pet === pet)
+        #expect(missing == nil)
+    }
+
     @Test func aSynchronousFactoryTakesAProtocolArgumentFromAsyncCode() async throws {
         let container = Container()
         container.register(Owner.self) { (_: Resolver, pet: any Animal, tag: Int) in Owner(pet: pet, tag: tag) }

@@ -157,6 +157,55 @@ public struct AsyncResolver: Sendable {
         try await require(serviceType, name: name, arguments: first, repeat each others)
     }
 
+    /// Returns an instance of `serviceType` made with one runtime argument, or throws a ``ResolutionError``: the
+    /// spelling of the synchronous ``Resolver/require(_:name:argument:)``.
+    ///
+    /// ```swift
+    /// let session = try await container.async.require(Session.self, argument: userID)
+    /// ```
+    nonisolated(nonsending) public func require<Service, Argument>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        argument: Argument
+    ) async throws -> Service {
+        try await make(
+            serviceType, request: ArgumentRequest(serviceType, name: name, container: container, arguments: argument))
+    }
+
+    /// ``require(_:name:argument:)`` for code that names the isolation to hand the instance over to.
+    public func require<Service, Argument>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        argument: Argument,
+        isolation: isolated (any Actor)?
+    ) async throws -> Service {
+        try await require(serviceType, name: name, argument: argument)
+    }
+
+    /// Returns an instance of `serviceType` made with one runtime argument, or `nil`: the spelling of the
+    /// synchronous ``Resolver/resolve(_:name:argument:)``.
+    nonisolated(nonsending) public func resolve<Service, Argument>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        argument: Argument
+    ) async -> Service? {
+        await reportingFailure(serviceType) {
+            try await make(
+                serviceType,
+                request: ArgumentRequest(serviceType, name: name, container: container, arguments: argument))
+        }
+    }
+
+    /// ``resolve(_:name:argument:)`` for code that names the isolation to hand the instance over to.
+    public func resolve<Service, Argument>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        argument: Argument,
+        isolation: isolated (any Actor)?
+    ) async -> Service? {
+        await resolve(serviceType, name: name, argument: argument)
+    }
+
     /// Returns an instance of `serviceType`, or `nil` when it cannot be made; the reason goes to
     /// ``Container/loggingFunction``.
     nonisolated(nonsending) public func resolve<Service>(
