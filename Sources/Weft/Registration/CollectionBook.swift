@@ -21,6 +21,11 @@ final class CollectionBook: @unchecked Sendable {
     /// How many parents the container has: tells its contributions apart from its parents'.
     let level: Int
     private let lock = Lock()
+    /// The collection's registration in the book's container, set once it is registered: the shared instances made
+    /// with the collection are its dependents, discarded when the collection gains an element (see ``add``). Weak:
+    /// that registration holds the book. Guarded by `lock`: a contribution on another thread may find the book
+    /// before its registration is set.
+    private weak var registration: _ServiceEntryBase?
     /// Guarded by `lock`.
     private var own: [Record] = []
     /// The positions given to contributions without an identity so far. Guarded by `lock`.
@@ -55,6 +60,7 @@ final class CollectionBook: @unchecked Sendable {
             }
             let registered = register(option)
             lock.withLock { own.append(Record(option: option, identity: nil)) }
+            collectionGrew()
             return registered
         }
         // Compared outside the lock: a map key's `==` is user code. Two contributions with one identity at once may
@@ -63,7 +69,20 @@ final class CollectionBook: @unchecked Sendable {
         let registered = register(option)
         if lock.withLock({ own }).contains(where: { $0.identity == identity }) { return registered }
         lock.withLock { own.append(Record(option: option, identity: identity)) }
+        collectionGrew()
         return registered
+    }
+
+    /// A shared instance made with the collection holds it without the element just added: it is discarded, as one
+    /// made with a replaced element is through that element's registration. After the locks: a discarded instance's
+    /// deinit is user code.
+    private func collectionGrew() {
+        lock.withLock { registration }?.discardInstanceAndDependents()
+    }
+
+    /// Sets the collection's registration in the book's container (see ``registration``).
+    func setRegistration(_ entry: _ServiceEntryBase) {
+        lock.withLock { registration = entry }
     }
 
     /// The contributions of the whole chain: the outermost parent's first, this container's last.

@@ -141,6 +141,7 @@ extension Container {
         if made {
             let entry = makeEntry(book)
             entry.isCollection = true
+            book.setRegistration(entry)
             add(entry, as: collectionType, key: key)
         }
         return book
