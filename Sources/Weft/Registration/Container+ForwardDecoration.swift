@@ -24,7 +24,7 @@ extension Container {
     func followerKey(of key: ServiceKey) -> ServiceKey {
         ServiceKey(
             serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
-            option: ForwardFollowerOption(container: ObjectIdentifier(self)))
+            option: FollowerOption(kind: .decoratedForward, container: ObjectIdentifier(self)))
     }
 
     /// Makes `type` (under `key`) resolve through `target`, the registration of another type, wrapped in this
@@ -251,7 +251,7 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         lock.withLock {
             scopeFollowers?.first { entry in
                 entry.key.serviceType == key.serviceType && entry.key.argumentsType == key.argumentsType
-                    && entry.key.name == key.name && entry.key.option is ForwardFollowerOption
+                    && entry.key.name == key.name && (entry.key.option as? FollowerOption)?.kind == .decoratedForward
             }?.value.followed
         }
     }
@@ -279,21 +279,6 @@ extension ServiceEntry: ScopeFollowing, ForwardTarget {
         lock.unlock()
         // Released by the caller, outside the lock: the last reference to a registration releases its instances.
         return (scope, replaced)
-    }
-}
-
-/// Tells apart, among a registration's followers, the decorated forward to it of one container.
-struct ForwardFollowerOption: ServiceKeyOption {
-    let container: ObjectIdentifier
-
-    var description: String { "decorated forward" }
-
-    func isEqualTo(_ another: any ServiceKeyOption) -> Bool {
-        (another as? ForwardFollowerOption)?.container == container
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(container)
     }
 }
 

@@ -108,17 +108,26 @@ protocol CallbackFollowing: ScopeFollowing {
     func followInitCompleted(_ completed: Any)
 }
 
-/// Tells apart, among a registration's followers, its decorated copy published by one container.
-struct DecoratedCopyOption: ServiceKeyOption {
+/// Tells apart, among a registration's followers, what one container made of it: its decorated copy, or the
+/// decorated forward of a type to it.
+struct FollowerOption: ServiceKeyOption {
+    enum Kind: Hashable {
+        case decoratedCopy
+        case decoratedForward
+    }
+
+    let kind: Kind
     let container: ObjectIdentifier
 
-    var description: String { "decorated copy" }
+    var description: String { kind == .decoratedCopy ? "decorated copy" : "decorated forward" }
 
     func isEqualTo(_ another: any ServiceKeyOption) -> Bool {
-        (another as? DecoratedCopyOption)?.container == container
+        guard let another = another as? FollowerOption else { return false }
+        return another.kind == kind && another.container == container
     }
 
     func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
         hasher.combine(container)
     }
 }
@@ -131,7 +140,7 @@ extension ServiceEntry {
         let follower = DecoratedCopy(copy, ticket: ticket)
         let followerKey = ServiceKey(
             serviceType: key.serviceType, argumentsType: key.argumentsType, name: key.name,
-            option: DecoratedCopyOption(container: ObjectIdentifier(container)))
+            option: FollowerOption(kind: .decoratedCopy, container: ObjectIdentifier(container)))
         lock.lock()
         // The copies of containers that went follow nothing: dropped, so that the followers do not grow with the
         // children that decorate, and so that one of them does not pass for a later copy of a container made since
