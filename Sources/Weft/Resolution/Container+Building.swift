@@ -70,7 +70,14 @@ extension Container {
         recorder: GraphRecorder,
         produce: () throws -> Value
     ) throws -> Value {
-        try noteUse(of: found.entry, state: state)
+        // As an unrecorded resolve notes it: a `.scoped` service that a shared one being made would keep is refused
+        // here as at run time, so that the build goes on as resolution would.
+        recorder.resolving(found.entry, state: state)
+        if state.fields.pointee.busy & ResolutionState.Fields.notingUses != 0 {
+            try noteUseWhileBuilding(
+                found.entry, scoped: found.policy == .perScope, reused: found.policy == .perGraph, key: key,
+                state: state)
+        }
         let entry = found.entry.object
         let reusable = !found.hasCallbacks && (found.policy == .transient || found.policy == .perGraph)
         if reusable, let instance = recorder.findings.completedInstance(of: entry) {
@@ -314,7 +321,9 @@ extension Container {
                     origin: .frames(fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : []),
                     claim: claim,
                     reachable: reachable,
-                    storedIn: nil
+                    storedIn: nil,
+                    holder: policy == .shared || policy == .perScope
+                        ? claim.map { _ in entry.object } : fields.pointee.sharedBuilds.last?.object
                 )
             )
         } else if let claim {

@@ -64,11 +64,13 @@ extension VerifyCase {
         }
     }
 
-    /// What identifies one failure whatever path led to it: the loop of a cycle, else the failing service.
+    /// What identifies one failure whatever path led to it: the loop of a cycle (from the step the path closes
+    /// on, the last one of that service before the end: a `.transient` service may be on the path more than
+    /// once before its loop closes), else the failing service.
     static func failureKey(_ path: [String], kind: VerificationReport.Problem.Kind?) -> Set<String> {
         guard let last = path.last else { return [] }
         guard kind == .unbuildableCycle else { return [last] }
-        guard let first = path.dropLast().firstIndex(of: last) else { return [last] }
+        guard let first = path.dropLast().lastIndex(of: last) else { return [last] }
         return Set(path[first...])
     }
 
@@ -91,7 +93,8 @@ extension VerifyCase {
     ///   it asks with an optional `r.resolve`"), or through `Lazy` or `Provider` ("make the instance on first
     ///   use, or anew on each use"): resolution starts after it;
     /// - a path that starts at a service verification could not check ("A path starts at a service that nothing
-    ///   else depends on"): resolution starts at the first checked one.
+    ///   else depends on"): resolution starts at the first checked one, and meets no captive dependency, which
+    ///   only its holder at the start keeps.
     func resolutionStart(of problem: VerificationReport.Problem, unchecked: Set<Int>, run: ResolutionRun) -> Int? {
         let path = problem.path.map(service(labelled:))
         // A cycle closes through factories (a callback closes one only between `.transient` services).
@@ -117,6 +120,8 @@ extension VerifyCase {
                 index >= afterOptional && path[index].map { run.outcomes[$0] != nil && !unchecked.contains($0) } == true
             })
         else { return nil }
+        // Only the holder keeps a captive dependency: resolving what it holds without it meets nothing.
+        if problem.kind == .captiveDependency, start > 0 { return nil }
         return start > 0 && start == path.count - 1 ? nil : start
     }
 
@@ -197,15 +202,6 @@ extension VerifyCase {
         return Set(strongest.values)
     }
 
-    /// A known limit: when a service asks for a missing one both optionally and otherwise (in its callback, or
-    /// through `Lazy`), the graph may draw its optional request as direct.
-    private func asksMissingInSeveralWays(_ edge: RecordedEdge, exported: Set<RecordedEdge>) -> Bool {
-        guard !services[edge.to].isRegistered, edge.access == .optional else { return false }
-        let ways = services[edge.from].dependencies.filter { $0.target == edge.to }
-        return ways.contains { $0.access != .optional }
-            && exported.contains { $0.from == edge.from && $0.to == edge.to && $0.kind == edge.kind }
-    }
-
     private func rank(_ access: DependencyGraph.Edge.Access) -> Int {
         DependencyGraph.Edge.Access.allCases.firstIndex(of: access) ?? 0
     }
@@ -225,9 +221,7 @@ extension VerifyCase {
             if case .some(.none) = run.outcomes[$0.from] { true } else { false }
         }
         // VerifyingYourContainer.md: "A closure registration that needs runtime arguments is not built".
-        let absent = askedByChecked.subtracting(exported.edges).filter { edge in
-            !services[edge.from].takesArgument && !asksMissingInSeveralWays(edge, exported: exported.edges)
-        }
+        let absent = askedByChecked.subtracting(exported.edges).filter { !services[$0.from].takesArgument }
         return exported.unknown + extra.map { "exported, never asked for: \($0)" }.sorted()
             + absent.map { "asked for, not exported: \($0)" }.sorted()
     }
