@@ -93,9 +93,10 @@ import Weft
         .initCompleted { r, _ in _ = try r.require(Metrics.self) }
 
         let report = container.verificationReport()
-        #expect(report.graph.edges.map { [$0.kind.rawValue, $0.access.rawValue] } == [
-            ["initializer", "optional"], ["initCompleted", "direct"],
-        ])
+        #expect(
+            report.graph.edges.map { [$0.kind.rawValue, $0.access.rawValue] } == [
+                ["initializer", "optional"], ["initCompleted", "direct"],
+            ])
         #expect(report.problems.map(\.id) == ["missing-registration"])
     }
 

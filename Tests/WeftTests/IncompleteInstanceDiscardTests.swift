@@ -39,4 +39,50 @@ import Weft
         #expect(report.problems.map(\.id) == ["missing-registration"])
         #expect(report.problems.first?.path.suffix(2) == ["Clock", "Metrics"])
     }
+
+    final class Session: Sendable {}
+    final class Page: Sendable {}
+    final class Tick: Sendable {}
+    final class Alpha: Sendable {}
+    final class Report: Sendable {}
+
+    /// `Clock`'s factory makes `Tick`, whose callback makes `Page`, whose callback asks for `Provider<Report>`;
+    /// `Store` (`.container`) takes a `.scoped` `Session` in its callback, so every build that makes it fails.
+    /// Resolving `Report` (`Clock`, then `Store`) runs `Page`'s callback before `Store`'s. Verification builds
+    /// `Alpha` first, where `Clock` returns before `Tick`'s callback ran: `Clock` is not complete then, and the
+    /// build of `Report` makes it again rather than reuse it, so `Page`'s callback runs there as it does at run
+    /// time.
+    @Test func verificationDoesNotReuseAServiceWhoseInstancesStillHadCallbacksToRun() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inObjectScope(.scoped)
+        container.register(Clock.self) { _ in Clock() }
+            .inObjectScope(.container)
+            .initCompleted { r, _ in _ = try r.require(Session.self) }
+        container.register(Page.self) { r in
+            _ = try r.require(Clock.self)
+            return Page()
+        }
+        .initCompleted { r, _ in _ = try r.require(Provider<Report>.self) }
+        container.register(Tick.self) { _ in Tick() }.initCompleted { r, _ in _ = try r.require(Page.self) }
+        container.register(Cache.self) { r in
+            _ = try r.require(Tick.self)
+            return Cache()
+        }
+        container.register(Alpha.self) { r in
+            _ = try r.require(Cache.self)
+            return Alpha()
+        }
+        container.register(Report.self) { r in
+            _ = try r.require(Cache.self)
+            _ = try r.require(Clock.self)
+            return Report()
+        }
+
+        let graph = container.verificationReport().graph
+        let page = try #require(graph.node(for: Page.self)).id
+        let report = try #require(graph.node(for: Report.self)).id
+        #expect(
+            graph.dependencies(of: page).contains(
+                .init(from: page, to: report, kind: .initCompleted, access: .provider)))
+    }
 }

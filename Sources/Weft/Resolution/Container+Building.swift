@@ -83,9 +83,13 @@ extension Container {
         if reusable, let instance = recorder.findings.completedInstance(of: entry) {
             return try convert(instance, key: key, state: state)
         }
+        let pending = state.fields.pointee.pending.count
         do {
             let made = try make(found, key: key, state: state, graph: graph, produce: produce)
-            if reusable { recorder.findings.complete(entry, instance: made) }
+            // Complete only once the callbacks of what its factory made ran: one that fails later makes it fail too.
+            if reusable, state.fields.pointee.pending.count == pending {
+                recorder.findings.complete(entry, instance: made)
+            }
             return made
         } catch let error as ResolutionError {
             recorder.findings.failed(entry, with: error)

@@ -95,22 +95,38 @@ extension VerifyCase {
     /// - a path that starts at a service verification could not check ("A path starts at a service that nothing
     ///   else depends on"): resolution starts at the first checked one, and meets no captive dependency, which
     ///   only its holder at the start keeps.
+    /// A captive dependency is met by resolving its holder, at the start of the path, or by nothing.
     func resolutionStart(of problem: VerificationReport.Problem, unchecked: Set<Int>, run: ResolutionRun) -> Int? {
         let path = problem.path.map(service(labelled:))
-        // A cycle closes through factories (a callback closes one only between `.transient` services).
+        // A cycle closes through factories (a callback closes one only between `.transient` services, when no
+        // factory of the link requires the next one).
+        let callbacksClose = path.allSatisfy { $0.map { services[$0].scope == .transient } == true }
         let links = zip(path, path.dropFirst()).map { from, to -> [VerifyDependency] in
             guard let from, let to else { return [] }
             let all = services[from].dependencies.filter { $0.target == to }
             let factory = all.filter { !$0.inCallback }
-            return problem.kind == .unbuildableCycle && !factory.isEmpty ? factory : all
+            guard problem.kind == .unbuildableCycle, !factory.isEmpty else { return all }
+            return callbacksClose && !factory.contains { $0.access == .direct } ? all : factory
         }
         // A link resolution does not fail on: an optional `resolve` returns nil, `Lazy` and `Provider` make the
         // instance later.
         let deferred = links.map { link in !link.isEmpty && !link.contains { $0.access == .direct } }
         if problem.kind == .captiveDependency {
             if let captive = path.last ?? nil, services[captive].scope == .weak { return nil }
-            // The holder's own request is deferred, so resolving it does not reach the captive.
-            if deferred.contains(true) { return nil }
+            guard let holder = path[0], run.outcomes[holder] != nil, !unchecked.contains(holder) else { return nil }
+            // The holder's own request is deferred, so resolving it does not reach the captive; unless an optional
+            // `resolve` in a factory made an instance whose callback on the path meets it, after the factory
+            // returned; or verification drew an `r.resolve` of a registered service as a requirement (a known
+            // limit, see `CaptiveDependencyThroughHeldServicesTests`) and the holder fails with the captive anyway.
+            let swallowed = deferred.indices.contains { index in
+                deferred[index]
+                    && !(links[index].allSatisfy { $0.access == .optional && !$0.inCallback }
+                        && links[(index + 1)...].contains { !$0.isEmpty && $0.allSatisfy(\.inCallback) })
+            }
+            let failsAnyway =
+                run.outcomes[holder]??.reason == .captiveDependency
+                && run.outcomes[holder]??.path.last == problem.path.last
+            return swallowed && !failsAnyway ? nil : 0
         }
         // Whichever service of a cycle is resolved first, the optional `resolve` in the loop returns nil.
         if problem.kind == .unbuildableCycle, deferred.contains(true) { return nil }
@@ -120,8 +136,6 @@ extension VerifyCase {
                 index >= afterOptional && path[index].map { run.outcomes[$0] != nil && !unchecked.contains($0) } == true
             })
         else { return nil }
-        // Only the holder keeps a captive dependency: resolving what it holds without it meets nothing.
-        if problem.kind == .captiveDependency, start > 0 { return nil }
         return start > 0 && start == path.count - 1 ? nil : start
     }
 
