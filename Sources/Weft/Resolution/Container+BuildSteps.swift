@@ -103,11 +103,12 @@ extension Container {
     }
 
     /// Discards what a callback that threw leaves incomplete, also when the request goes on (an optional `resolve`
-    /// returns nil): the shared instance whose callback it is, and, for a `captive` dependency, the shared instance
-    /// that holds the instance whose callback it is, kept already but refused what it would keep.
+    /// returns nil): the shared instance whose callback it is (only it, as a failed request discards it), and, for a
+    /// `captive` dependency, the shared instance that holds the instance whose callback it is, kept already but
+    /// refused what it would keep, with what was made with it.
     private func discardIncomplete(_ completion: PendingCompletion, captive: Bool) {
         if completion.claim != nil, completion.entry.lookupConfiguration.policy == .shared {
-            completion.entry.discardInstanceAndDependents()
+            completion.entry.discardInstance()
         }
         if captive, let holder = completion.holder, holder !== completion.entry {
             holder.discardInstanceAndDependents()
