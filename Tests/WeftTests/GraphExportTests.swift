@@ -83,6 +83,36 @@ import Weft
         #expect(graph.edges.map(\.kind) == [.initializer, .initCompleted])
     }
 
+    @Test func anOptionalResolveOfAMissingServiceStaysOptionalWhereACallbackRequiresIt() throws {
+        final class Widget {}
+        let container = Container()
+        container.register(Widget.self) { r in
+            _ = r.resolve(Metrics.self)
+            return Widget()
+        }
+        .initCompleted { r, _ in _ = try r.require(Metrics.self) }
+
+        let report = container.verificationReport()
+        #expect(
+            report.graph.edges.map { [$0.kind.rawValue, $0.access.rawValue] } == [
+                ["initializer", "optional"], ["initCompleted", "direct"],
+            ])
+        #expect(report.problems.map(\.id) == ["missing-registration"])
+    }
+
+    @Test func anOptionalResolveOfAMissingServiceStaysOptionalWhereALazyOfItFails() throws {
+        final class Widget {}
+        let container = Container()
+        container.register(Widget.self) { r in
+            _ = r.resolve(Metrics.self)
+            _ = try r.require(Lazy<Metrics>.self)
+            return Widget()
+        }
+
+        let graph = container.dependencyGraph()
+        #expect(graph.edges.map(\.access) == [.optional])
+    }
+
     @Test func lazyAndProviderEdgesAreKeptApartFromDirectOnes() throws {
         final class Worker {
             init(logger: Provider<Logger>) {}

@@ -6,12 +6,14 @@ import Weft
 /// exports must match what resolution meets and asks for. Each test runs a fixed range of seeds; a failure
 /// names its seed and a shrunk container.
 @Suite struct VerificationAgreesWithResolutionTests {
-    static let seeds: Range<UInt64> = 1..<UInt64(1 + lighterUnderSanitizer(200))
+    /// What the tests compute for a case, shared between them.
+    private let memo = VerifyCaseMemo.shared
+    static let seeds: Range<UInt64> = 1..<UInt64(1 + lighterUnderSanitizer(300))
 
     @Test func verifyReportsNothingExactlyWhenEveryCheckedServiceResolves() async {
         await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
-            let report = Container.verificationReport(of: verifyCase)
-            let run = verifyCase.resolveEach()
+            let report = await memo.syncReport(verifyCase)
+            let run = await memo.syncRun(verifyCase)
             let unchecked = verifyCase.unchecked(in: report)
             let problems = report.problems.filter {
                 verifyCase.resolutionStart(of: $0, unchecked: [], run: run) != nil
@@ -24,24 +26,23 @@ import Weft
 
     @Test func everyReportedProblemIsTheFailureOfResolvingTheFirstServiceOfItsPath() async {
         await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
-            verifyCase.reportedProblemsThatResolutionDoesNotMeet(
-                Container.verificationReport(of: verifyCase), verifyCase.resolveEach())
+            await verifyCase.reportedProblemsThatResolutionDoesNotMeet(
+                memo.syncReport(verifyCase), memo.syncRun(verifyCase))
         }
     }
 
     @Test func everyResolutionFailureOfACheckedServiceIsReported() async {
         await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
-            verifyCase.resolutionFailuresNotReported(
-                Container.verificationReport(of: verifyCase), verifyCase.resolveEach())
+            await verifyCase.resolutionFailuresNotReported(memo.syncReport(verifyCase), memo.syncRun(verifyCase))
         }
     }
 
     @Test func exportedGraphHasExactlyTheDependenciesResolutionAskedFor() async {
         await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
-            let report = Container.verificationReport(of: verifyCase)
-            let graph = verifyCase.makeContainer(log: DependencyLog()).dependencyGraph()
-            var failures = verifyCase.graphEdgesResolutionDidNotAskFor(
-                graph, verifyCase.resolveEach(), unchecked: verifyCase.unchecked(in: report))
+            let report = await memo.syncReport(verifyCase)
+            let graph = await memo.exportedGraph(verifyCase)
+            var failures = await verifyCase.graphEdgesResolutionDidNotAskFor(
+                graph, memo.syncRun(verifyCase), unchecked: verifyCase.unchecked(in: report))
             if graph != report.graph { failures.append("dependencyGraph() is not the report's graph") }
             return failures
         }
@@ -49,8 +50,8 @@ import Weft
 
     @Test func syncAndAsyncVerificationAgreeOnContainersWithOnlySyncFactories() async {
         await checkVerifyCases(seeds: Self.seeds, allowAsync: false) { verifyCase in
-            let sync = Container.verificationReport(of: verifyCase)
-            let async = await verifyCase.makeContainer(log: DependencyLog()).async.verificationReport()
+            let sync = await memo.syncReport(verifyCase)
+            let async = await memo.asyncReport(verifyCase)
             var failures: [String] = []
             // How much of the stack a recursion used differs from run to run.
             let syncProblems = sync.problems.map { $0.description.filter { !$0.isNumber } }
@@ -68,8 +69,8 @@ import Weft
 
     @Test func asyncVerificationReportsWhatAsyncResolutionMeetsAndAsksFor() async {
         await checkVerifyCases(seeds: Self.seeds, allowAsync: true) { verifyCase in
-            let report = await verifyCase.makeContainer(log: DependencyLog()).async.verificationReport()
-            let run = await verifyCase.resolveEachAsync()
+            let report = await memo.asyncReport(verifyCase)
+            let run = await memo.asyncRun(verifyCase)
             return verifyCase.reportedProblemsThatResolutionDoesNotMeet(report, run)
                 + verifyCase.resolutionFailuresNotReported(report, run)
                 + verifyCase.graphEdgesResolutionDidNotAskFor(
@@ -77,11 +78,11 @@ import Weft
         }
     }
 
-    @Test func generatedContainersCoverEveryKindOfProblemAndManyValidOnes() {
+    @Test func generatedContainersCoverEveryKindOfProblemAndManyValidOnes() async {
         var kinds: [VerificationReport.Problem.Kind: Int] = [:]
         var valid = 0
         for seed in UInt64(1)..<201 {
-            let report = Container.verificationReport(of: VerifyCase.generate(seed: seed, allowAsync: false))
+            let report = await memo.syncReport(VerifyCase.generate(seed: seed, allowAsync: false))
             if report.isValid { valid += 1 }
             for problem in report.problems { kinds[problem.kind, default: 0] += 1 }
         }
@@ -89,12 +90,5 @@ import Weft
         #expect(kinds[.missingRegistration, default: 0] > 20)
         #expect(kinds[.unbuildableCycle, default: 0] > 10)
         #expect(kinds[.captiveDependency, default: 0] > 10)
-    }
-}
-
-extension Container {
-    /// The report of the sync `verificationReport()` of a generated container.
-    fileprivate static func verificationReport(of verifyCase: VerifyCase) -> VerificationReport {
-        verifyCase.makeContainer(log: DependencyLog()).verificationReport()
     }
 }

@@ -54,7 +54,7 @@
         private let lock = Lock()
         private var found: [Edge] = []
         private var seen: Set<Edge> = []
-        private var missing: (needer: Int, key: ServiceKey)?
+        private var missing: MissedRequest?
         private var synchronous: [SynchronousUse] = []
         /// An instance of each transient or graph-scoped registration (of the copy) whose build completed
         /// (see ``complete(_:instance:)``).
@@ -81,7 +81,7 @@
 
         /// The last dependency found missing (the node that asked, the key it asked for); set back to nil
         /// before each build.
-        var lastMissing: (needer: Int, key: ServiceKey)? {
+        var lastMissing: MissedRequest? {
             get { lock.withLock { missing } }
             set { lock.withLock { missing = newValue } }
         }
@@ -127,9 +127,9 @@
 
         /// Ends a build that failed with `error` (nil when it succeeded): the registrations that passed that same
         /// failure up are settled, when the failure does not depend on where the build started (a missing
-        /// registration, a factory or callback that threw, a captive or out-of-scope dependency; not a cycle,
-        /// whose path starts at the build, not an async or main-actor factory, reported for the build, and not
-        /// the stack running out). Their own builds would fail alike and report nothing more; a registration
+        /// registration, a factory or callback that threw, an out-of-scope dependency; not a cycle, whose path
+        /// starts at the build, not a captive dependency, refused only for the shared instance being made, not an
+        /// async or main-actor factory, reported for the build, and not the stack running out). Their own builds would fail alike and report nothing more; a registration
         /// that swallowed a failure (an optional resolve) and failed otherwise, or did not fail, is not. A failure
         /// the build passed up has the build's path: one swallowed, then met again on another path, is not it.
         func settleFailures(like error: ResolutionError?) {
@@ -137,10 +137,10 @@
                 defer { failedInBuild.removeAll() }
                 guard let error else { return }
                 switch error.reason {
-                case .missingRegistration, .factoryFailed, .initCompletedFailed, .typeMismatch, .captiveDependency,
-                    .outsideScope, .scopeEnded:
+                case .missingRegistration, .factoryFailed, .initCompletedFailed, .typeMismatch, .outsideScope,
+                    .scopeEnded:
                     break
-                case .circularDependency, .notOnMainActor, .requiresAsync, .tooDeep:
+                case .circularDependency, .captiveDependency, .notOnMainActor, .requiresAsync, .tooDeep:
                     return
                 }
                 for failure in failedInBuild
@@ -220,7 +220,7 @@
         }
         let access = (wrapper as? any DeclaredWrapper.Type)?.declaredAccess ?? .direct
         guard let entry = container.entry(for: key), let node = findings.node(of: entry) else {
-            if access != .optional, let needer = asker(state)?.node { findings.lastMissing = (needer, key) }
+            if access != .optional { noteMissing(key, access: access, state: state) }
             add(.missing(key), access: access, state: state)
             return
         }
@@ -241,8 +241,15 @@
             resetMarks()
             return
         }
-        if let needer = asker(state)?.node { findings.lastMissing = (needer, key) }
+        noteMissing(key, access: nextIsOptional ? .optional : .direct, state: state)
         add(.missing(key), access: nextIsOptional ? .optional : .direct, state: state)
+    }
+
+    /// Notes the request of the missing `key` for the failure it may cause (see ``Findings/lastMissing``).
+    private func noteMissing(_ key: ServiceKey, access: DependencyGraph.Edge.Access, state: ResolutionState) {
+        guard let (needer, inFactory) = asker(state) else { return }
+        let kind: DependencyGraph.Edge.Kind = nextIsProperty ? .property : (inFactory ? .initializer : .initCompleted)
+        findings.lastMissing = MissedRequest(needer: needer, key: key, kind: kind, access: access)
     }
 
     /// Runs `body`, a property wrapper's resolve, so that the edge it makes is a property edge.

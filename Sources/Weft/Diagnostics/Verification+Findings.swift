@@ -1,15 +1,17 @@
 /// What a verification run finds, before analysis: a node per registration, a missing dependency, and the
 /// dependency edges merged from what every build recorded.
 extension Verification {
-    /// The edges found, one per source, target and kind (the strongest access wins); a dependency on a
-    /// missing service that no build missed was resolved optionally (`resolve` returned nil).
+    /// The edges found, one per source, target and kind (the strongest access wins); a direct dependency on a
+    /// missing service that no build missed so, from the same source and kind, was resolved optionally (`resolve`
+    /// returned nil), also where the same service missed otherwise (through a `Lazy`, or in a callback).
     func mergedEdges() -> [GraphRecorder.Edge] {
         var strongest: [GraphRecorder.Edge: GraphRecorder.Edge] = [:]
         var order: [GraphRecorder.Edge] = []
-        let needed = Set(missing.map(\.id))
         for var edge in found {
             if case .missing(let key) = edge.to, edge.access == .direct,
-                !needed.contains(MissingFinding.ID(needer: edge.from, key: key))
+                !missedRequests.contains(
+                    MissedRequest(needer: edge.from, key: key, kind: edge.kind, access: .direct)),
+                !missedRequests.contains(MissedRequest(needer: edge.from, key: key, kind: nil, access: nil))
             {
                 edge = .init(from: edge.from, to: edge.to, kind: edge.kind, access: .optional)
             }
@@ -73,6 +75,15 @@ struct MissingFinding {
     let suggestions: [String]
 
     var id: ID { ID(needer: needer, key: key) }
+}
+
+/// A request of a missing dependency: the node whose factory, callback or property asked, the key it asked for,
+/// and how (nil when a failure does not tell).
+struct MissedRequest: Hashable {
+    let needer: Int
+    let key: ServiceKey
+    let kind: DependencyGraph.Edge.Kind?
+    let access: DependencyGraph.Edge.Access?
 }
 
 extension ServiceKey {

@@ -149,41 +149,62 @@ extension Verification.Analysis {
     /// `.scoped` service is captive, as its resolve refuses it (``ResolutionError/Reason/captiveDependency``).
     ///
     /// A `Provider` dependency holds nothing; a `Lazy` one holds its instance once used, so it counts.
+    ///
+    /// Each captive service is reported once per holder, with a path resolution fails on where there is one: paths
+    /// of `require`s are searched first, then those through an optional `resolve` or a `Lazy`.
     func captiveProblems() -> [VerificationReport.Problem] {
         var problems: [VerificationReport.Problem] = []
         for holder in nodes.indices where nodes[holder].lifetime.keepsInstances || nodes[holder].lifetime == .weak {
-            let holderLifetime = nodes[holder].lifetime
-            let keepsOnlyWhileUsed = holderLifetime == .weak
-            var previous: [Int: Int] = [holder: holder]
-            var queue = [holder]
-            var head = 0
-            while head < queue.count {
-                let current = queue[head]
-                head += 1
-                for link in links[current] where link.access != .provider && previous[link.to] == nil {
-                    let target = link.to
-                    switch nodes[target].lifetime {
-                    case .container:
-                        continue
-                    case let lifetime where lifetime == holderLifetime:
-                        continue
-                    case .weak, .custom:
-                        guard !keepsOnlyWhileUsed else { continue }
-                        previous[target] = current
-                        problems.append(captive(path(to: target, from: holder, previous: previous), strict: false))
-                    case .scoped:
-                        previous[target] = current
-                        problems.append(captive(path(to: target, from: holder, previous: previous), strict: false))
-                    case .transient, .graph:
-                        previous[target] = current
-                        queue.append(target)
-                        // A collection is made anew for each use and keeps nothing: its elements are what the
-                        // holder keeps directly.
-                        if verification.strict, !keepsOnlyWhileUsed, !nodes[target].entry.isCollection,
-                            current == holder || (nodes[current].entry.isCollection && previous[current] == holder)
-                        {
-                            problems.append(captive(path(to: target, from: holder, previous: previous), strict: true))
-                        }
+            var reported: Set<Int> = []
+            for requiredOnly in [true, false] {
+                problems += captiveProblems(of: holder, requiredOnly: requiredOnly, reported: &reported)
+            }
+        }
+        return problems
+    }
+
+    /// The captive dependencies of `holder` not in `reported`, through required links only when `requiredOnly`;
+    /// adds those it finds to `reported`.
+    private func captiveProblems(of holder: Int, requiredOnly: Bool, reported: inout Set<Int>)
+        -> [VerificationReport.Problem]
+    {
+        var problems: [VerificationReport.Problem] = []
+        let holderLifetime = nodes[holder].lifetime
+        let keepsOnlyWhileUsed = holderLifetime == .weak
+        var previous: [Int: Int] = [holder: holder]
+        var queue = [holder]
+        var head = 0
+        func report(_ target: Int, strict: Bool) {
+            guard reported.insert(target).inserted else { return }
+            problems.append(captive(path(to: target, from: holder, previous: previous), strict: strict))
+        }
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for link in links[current]
+            where link.access != .provider && (!requiredOnly || link.access == .direct) && previous[link.to] == nil {
+                let target = link.to
+                switch nodes[target].lifetime {
+                case .container:
+                    continue
+                case let lifetime where lifetime == holderLifetime:
+                    continue
+                case .weak, .custom:
+                    guard !keepsOnlyWhileUsed else { continue }
+                    previous[target] = current
+                    report(target, strict: false)
+                case .scoped:
+                    previous[target] = current
+                    report(target, strict: false)
+                case .transient, .graph:
+                    previous[target] = current
+                    queue.append(target)
+                    // A collection is made anew for each use and keeps nothing: its elements are what the
+                    // holder keeps directly.
+                    if verification.strict, !keepsOnlyWhileUsed, !nodes[target].entry.isCollection,
+                        current == holder || (nodes[current].entry.isCollection && previous[current] == holder)
+                    {
+                        report(target, strict: true)
                     }
                 }
             }

@@ -14,6 +14,8 @@ final class Verification {
     /// The missing dependencies found, in the order found.
     private(set) var missing: [MissingFinding] = []
     private var missingSeen: Set<MissingFinding.ID> = []
+    /// The requests that failed for a missing dependency (a kind of nil: asked for some way, not known which).
+    private(set) var missedRequests: Set<MissedRequest> = []
     /// The registrations that failed to build, with the error, in the order found.
     private(set) var failures: [(node: Int, error: any Error)] = []
     /// The cycles the engine reported while building, as paths of labels (the graph usually has them too).
@@ -295,11 +297,16 @@ final class Verification {
             guard let key = error.key else { return addFailure(node: index, error: error) }
             let wanted = key.unwrapped
             var needer = index
-            if let last = findings.lastMissing, last.key == key || last.key == wanted {
-                needer = last.needer
+            var last = findings.lastMissing
+            if let known = last, known.key == key || known.key == wanted {
+                needer = known.needer
             } else if error.path.count >= 2, let asking = nodeOfLabel[error.path[error.path.count - 2]] {
                 needer = asking
+                last = nil
+            } else {
+                last = nil
             }
+            missedRequests.insert(MissedRequest(needer: needer, key: wanted, kind: last?.kind, access: last?.access))
             // The error's path past the needer: the wrapper (`Lazy<T>`, `Provider<T>`) asked for, then the service.
             let request = error.path.lastIndex(of: nodes[needer].label).map { error.path[($0 + 1)...] } ?? []
             addMissing(

@@ -72,16 +72,20 @@ extension Container {
                 state.frames.push(entry, key: next.key, inFactory: false, origin: next.frames)
             }
             defer { if !ownFrame { state.frames.pop() } }
-            // What a shared instance's callbacks resolve is its dependency too.
-            if next.claim != nil { state.fields.pointee.sharedBuilds.append(entry) }
-            defer { if next.claim != nil { state.fields.pointee.sharedBuilds.removeLast() } }
+            // What a shared instance's callbacks resolve is its dependency too, and so is what the callbacks of
+            // an instance it holds resolve.
+            let builder = next.holder.map { EntryReference.passUnretained($0) }
+            if let builder { state.fields.pointee.sharedBuilds.append(builder) }
+            defer { if builder != nil { state.fields.pointee.sharedBuilds.removeLast() } }
             do {
                 try next.entry.runInitCompleted(resolver: next.resolver, instance: next.instance)
             } catch let error as ResolutionError {
                 if next.reachable { state.fields.pointee.completing -= 1 }
+                discardIncomplete(next, captive: error.reason == .captiveDependency)
                 throw error
             } catch {
                 if next.reachable { state.fields.pointee.completing -= 1 }
+                discardIncomplete(next, captive: false)
                 throw ResolutionError(
                     reason: .initCompletedFailed,
                     key: next.key,
@@ -95,6 +99,19 @@ extension Container {
             if state.fields.pointee.completing == 0, !state.fields.pointee.deferredClaims.isEmpty {
                 releaseDeferredClaims(of: state)
             }
+        }
+    }
+
+    /// Discards what a callback that threw leaves incomplete, also when the request goes on (an optional `resolve`
+    /// returns nil): the shared instance whose callback it is (only it, as a failed request discards it), and, for a
+    /// `captive` dependency, the shared instance that holds the instance whose callback it is, kept already but
+    /// refused what it would keep, with what was made with it.
+    private func discardIncomplete(_ completion: PendingCompletion, captive: Bool) {
+        if completion.claim != nil, completion.entry.lookupConfiguration.policy == .shared {
+            completion.entry.discardInstance()
+        }
+        if captive, let holder = completion.holder, holder !== completion.entry {
+            holder.discardInstanceAndDependents()
         }
     }
 }

@@ -70,15 +70,26 @@ extension Container {
         recorder: GraphRecorder,
         produce: () throws -> Value
     ) throws -> Value {
-        try noteUse(of: found.entry, state: state)
+        // As an unrecorded resolve notes it: a `.scoped` service that a shared one being made would keep is refused
+        // here as at run time, so that the build goes on as resolution would.
+        recorder.resolving(found.entry, state: state)
+        if state.fields.pointee.busy & ResolutionState.Fields.notingUses != 0 {
+            try noteUseWhileBuilding(
+                found.entry, scoped: found.policy == .perScope, reused: found.policy == .perGraph, key: key,
+                state: state)
+        }
         let entry = found.entry.object
         let reusable = !found.hasCallbacks && (found.policy == .transient || found.policy == .perGraph)
         if reusable, let instance = recorder.findings.completedInstance(of: entry) {
             return try convert(instance, key: key, state: state)
         }
+        let pending = state.fields.pointee.pending.count
         do {
             let made = try make(found, key: key, state: state, graph: graph, produce: produce)
-            if reusable { recorder.findings.complete(entry, instance: made) }
+            // Complete only once the callbacks of what its factory made ran: one that fails later makes it fail too.
+            if reusable, state.fields.pointee.pending.count == pending {
+                recorder.findings.complete(entry, instance: made)
+            }
             return made
         } catch let error as ResolutionError {
             recorder.findings.failed(entry, with: error)
@@ -314,7 +325,9 @@ extension Container {
                     origin: .frames(fields.pointee.factoriesRunning > 0 ? fields.pointee.frames.recorded : []),
                     claim: claim,
                     reachable: reachable,
-                    storedIn: nil
+                    storedIn: nil,
+                    holder: policy == .shared || policy == .perScope
+                        ? claim.map { _ in entry.object } : fields.pointee.sharedBuilds.last?.object
                 )
             )
         } else if let claim {

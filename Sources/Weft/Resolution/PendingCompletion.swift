@@ -22,6 +22,10 @@ struct PendingCompletion: @unchecked Sendable {
     /// The graph the instance is kept for in its registration's storage, cleared when a callback of an async
     /// resolve throws; nil for a transient instance and in a synchronous resolve, which rolls back its graph itself.
     let storedIn: GraphIdentifier?
+    /// The shared instance whose build the callbacks are part of (what they resolve is its dependency, checked for
+    /// captive ones): a claimed shared instance's own registration; for a `.transient` or `.graph` instance made
+    /// while a shared one was being made, that one, which holds it, though its factory has returned by then.
+    var holder: _ServiceEntryBase? = nil
 
     /// The path that made an instance, as each engine knows it.
     enum Origin {

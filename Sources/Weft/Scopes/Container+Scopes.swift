@@ -180,8 +180,30 @@ extension Container {
     /// `key`: the message names the holder as the path does, which may be further out than the innermost step.
     func capturedScopedService(_ key: ServiceKey, holder: EntryReference, state: ResolutionState) -> ResolutionError {
         let frames = state.fields.pointee.frames
-        let captor = frames.suffix(from: 0).last { $0.entry === holder }.map { frames.key(of: $0).pathComponent }
+        var captor: ServiceKey?
+        for frame in frames.suffix(from: 0).reversed() {
+            if frame.entry === holder {
+                captor = frames.key(of: frame)
+                break
+            }
+            // The callbacks of an instance a shared one holds run after the holder's frame left the stack: the
+            // holder is on the path that made the instance, which is the path from here on.
+            if let origin = frames.origin(of: frame) {
+                captor = Self.lastKey(of: holder, in: origin)
+                break
+            }
+        }
         return ResolutionError(
-            reason: .captiveDependency, key: key, path: state.path + [key.pathComponent], captor: captor)
+            reason: .captiveDependency, key: key, path: state.path + [key.pathComponent],
+            captor: captor?.pathComponent)
+    }
+
+    /// The key of the last frame of `holder` on the path `frames` recorded.
+    private static func lastKey(of holder: EntryReference, in frames: [RecordedFrame]) -> ServiceKey? {
+        for frame in frames.reversed() {
+            if frame.entry === holder { return frame.key }
+            if let origin = frame.origin { return lastKey(of: holder, in: origin) }
+        }
+        return nil
     }
 }

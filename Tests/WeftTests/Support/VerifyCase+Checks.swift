@@ -64,11 +64,13 @@ extension VerifyCase {
         }
     }
 
-    /// What identifies one failure whatever path led to it: the loop of a cycle, else the failing service.
+    /// What identifies one failure whatever path led to it: the loop of a cycle (from the step the path closes
+    /// on, the last one of that service before the end: a `.transient` service may be on the path more than
+    /// once before its loop closes), else the failing service.
     static func failureKey(_ path: [String], kind: VerificationReport.Problem.Kind?) -> Set<String> {
         guard let last = path.last else { return [] }
         guard kind == .unbuildableCycle else { return [last] }
-        guard let first = path.dropLast().firstIndex(of: last) else { return [last] }
+        guard let first = path.dropLast().lastIndex(of: last) else { return [last] }
         return Set(path[first...])
     }
 
@@ -91,23 +93,40 @@ extension VerifyCase {
     ///   it asks with an optional `r.resolve`"), or through `Lazy` or `Provider` ("make the instance on first
     ///   use, or anew on each use"): resolution starts after it;
     /// - a path that starts at a service verification could not check ("A path starts at a service that nothing
-    ///   else depends on"): resolution starts at the first checked one.
+    ///   else depends on"): resolution starts at the first checked one, and meets no captive dependency, which
+    ///   only its holder at the start keeps.
+    /// A captive dependency is met by resolving its holder, at the start of the path, or by nothing.
     func resolutionStart(of problem: VerificationReport.Problem, unchecked: Set<Int>, run: ResolutionRun) -> Int? {
         let path = problem.path.map(service(labelled:))
-        // A cycle closes through factories (a callback closes one only between `.transient` services).
+        // A cycle closes through factories (a callback closes one only between `.transient` services, when no
+        // factory of the link requires the next one).
+        let callbacksClose = path.allSatisfy { $0.map { services[$0].scope == .transient } == true }
         let links = zip(path, path.dropFirst()).map { from, to -> [VerifyDependency] in
             guard let from, let to else { return [] }
             let all = services[from].dependencies.filter { $0.target == to }
             let factory = all.filter { !$0.inCallback }
-            return problem.kind == .unbuildableCycle && !factory.isEmpty ? factory : all
+            guard problem.kind == .unbuildableCycle, !factory.isEmpty else { return all }
+            return callbacksClose && !factory.contains { $0.access == .direct } ? all : factory
         }
         // A link resolution does not fail on: an optional `resolve` returns nil, `Lazy` and `Provider` make the
         // instance later.
         let deferred = links.map { link in !link.isEmpty && !link.contains { $0.access == .direct } }
         if problem.kind == .captiveDependency {
             if let captive = path.last ?? nil, services[captive].scope == .weak { return nil }
-            // The holder's own request is deferred, so resolving it does not reach the captive.
-            if deferred.contains(true) { return nil }
+            guard let holder = path[0], run.outcomes[holder] != nil, !unchecked.contains(holder) else { return nil }
+            // The holder's own request is deferred, so resolving it does not reach the captive; unless an optional
+            // `resolve` in a factory made an instance whose callback on the path meets it, after the factory
+            // returned; or verification drew an `r.resolve` of a registered service as a requirement (a known
+            // limit, see `CaptiveDependencyThroughHeldServicesTests`) and the holder fails with the captive anyway.
+            let swallowed = deferred.indices.contains { index in
+                deferred[index]
+                    && !(links[index].allSatisfy { $0.access == .optional && !$0.inCallback }
+                        && links[(index + 1)...].contains { !$0.isEmpty && $0.allSatisfy(\.inCallback) })
+            }
+            let failsAnyway =
+                run.outcomes[holder]??.reason == .captiveDependency
+                && run.outcomes[holder]??.path.last == problem.path.last
+            return swallowed && !failsAnyway ? nil : 0
         }
         // Whichever service of a cycle is resolved first, the optional `resolve` in the loop returns nil.
         if problem.kind == .unbuildableCycle, deferred.contains(true) { return nil }
@@ -197,15 +216,6 @@ extension VerifyCase {
         return Set(strongest.values)
     }
 
-    /// A known limit: when a service asks for a missing one both optionally and otherwise (in its callback, or
-    /// through `Lazy`), the graph may draw its optional request as direct.
-    private func asksMissingInSeveralWays(_ edge: RecordedEdge, exported: Set<RecordedEdge>) -> Bool {
-        guard !services[edge.to].isRegistered, edge.access == .optional else { return false }
-        let ways = services[edge.from].dependencies.filter { $0.target == edge.to }
-        return ways.contains { $0.access != .optional }
-            && exported.contains { $0.from == edge.from && $0.to == edge.to && $0.kind == edge.kind }
-    }
-
     private func rank(_ access: DependencyGraph.Edge.Access) -> Int {
         DependencyGraph.Edge.Access.allCases.firstIndex(of: access) ?? 0
     }
@@ -225,9 +235,7 @@ extension VerifyCase {
             if case .some(.none) = run.outcomes[$0.from] { true } else { false }
         }
         // VerifyingYourContainer.md: "A closure registration that needs runtime arguments is not built".
-        let absent = askedByChecked.subtracting(exported.edges).filter { edge in
-            !services[edge.from].takesArgument && !asksMissingInSeveralWays(edge, exported: exported.edges)
-        }
+        let absent = askedByChecked.subtracting(exported.edges).filter { !services[$0.from].takesArgument }
         return exported.unknown + extra.map { "exported, never asked for: \($0)" }.sorted()
             + absent.map { "asked for, not exported: \($0)" }.sorted()
     }
