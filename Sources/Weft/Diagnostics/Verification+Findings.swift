@@ -93,3 +93,37 @@ extension ServiceKey {
         return ServiceKey(serviceType: wrapper.wrappedType, argumentsType: argumentsType, name: name)
     }
 }
+
+/// The instances verification's builds made that adopt ``Teardown`` or ``AsyncTeardown`` in a scope that never tears
+/// them down: noted as findings, and torn down by the build's scope so that verification leaves nothing open.
+extension Verification {
+    /// Notes the registration at `index` when its instances adopt ``Teardown`` or ``AsyncTeardown`` but its
+    /// scope never tears them down: `instance` is one it built, when it could be built.
+    ///
+    /// - Returns: Whether `instance` is such an instance, which verification hands to the build's scope to tear down.
+    @discardableResult
+    func noteTeardown(of index: Int, instance: Any?) -> Bool {
+        let node = nodes[index]
+        guard node.lifetime != .container, node.lifetime != .scoped else { return false }
+        let type = node.entry.serviceType
+        let adopted: String
+        if type is any Teardown.Type || instance is any Teardown {
+            adopted = "Teardown"
+        } else if type is any AsyncTeardown.Type || instance is any AsyncTeardown {
+            adopted = "AsyncTeardown"
+        } else {
+            return false
+        }
+        if !neverTornDown.contains(where: { $0.node == index }) { neverTornDown.append((index, adopted)) }
+        return instance is any Teardown || instance is any AsyncTeardown
+    }
+
+    /// Hands `instance`, which the build of the registration at `index` made and whose scope never tears it
+    /// down, to the build's scope, which tears it down when it ends: verification leaves open nothing its
+    /// builds opened.
+    func adoptLost(_ instance: Any?, of index: Int, into scope: Container) {
+        guard let instance else { return }
+        let name = TeardownName(nodes[index].entry.serviceType)
+        scope.adoptForTeardown(OwnedInstance(finding: instance, name: name))
+    }
+}

@@ -23,7 +23,7 @@ final class Verification {
     private(set) var unchecked: [VerificationReport.UncheckedRegistration] = []
     /// The registrations whose instances adopt ``Teardown`` or ``AsyncTeardown`` (the protocol's name) but
     /// whose scope never tears them down.
-    private(set) var neverTornDown: [(node: Int, adopted: String)] = []
+    var neverTornDown: [(node: Int, adopted: String)] = []
     /// The teardowns that threw when the copy ended (instances its builds made are torn down afterwards).
     private(set) var teardownFailures: [TeardownError.Failure] = []
     /// Whether the builds run in the async engine (``AsyncResolver/verificationReport(strict:)``).
@@ -357,38 +357,6 @@ final class Verification {
         let service = nodes[index].key.requestDescription
         guard !unchecked.contains(where: { $0.service == service }) else { return }
         unchecked.append(.init(service: service, reason: reason))
-    }
-
-    // MARK: Teardown
-
-    /// Notes the registration at `index` when its instances adopt ``Teardown`` or ``AsyncTeardown`` but its
-    /// scope never tears them down: `instance` is one it built, when it could be built.
-    ///
-    /// - Returns: Whether `instance` is such an instance, which verification hands to the build's scope to tear down.
-    @discardableResult
-    private func noteTeardown(of index: Int, instance: Any?) -> Bool {
-        let node = nodes[index]
-        guard node.lifetime != .container, node.lifetime != .scoped else { return false }
-        let type = node.entry.serviceType
-        let adopted: String
-        if type is any Teardown.Type || instance is any Teardown {
-            adopted = "Teardown"
-        } else if type is any AsyncTeardown.Type || instance is any AsyncTeardown {
-            adopted = "AsyncTeardown"
-        } else {
-            return false
-        }
-        if !neverTornDown.contains(where: { $0.node == index }) { neverTornDown.append((index, adopted)) }
-        return instance is any Teardown || instance is any AsyncTeardown
-    }
-
-    /// Hands `instance`, which the build of the registration at `index` made and whose scope never tears it
-    /// down, to the build's scope, which tears it down when it ends: verification leaves open nothing its
-    /// builds opened.
-    private func adoptLost(_ instance: Any?, of index: Int, into scope: Container) {
-        guard let instance else { return }
-        let name = TeardownName(nodes[index].entry.serviceType)
-        scope.adoptForTeardown(OwnedInstance(finding: instance, name: name))
     }
 
     private func addMissing(needer: Int, key: ServiceKey, request: [String], suggestions: [String]) {
