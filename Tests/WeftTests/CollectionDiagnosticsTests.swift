@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Weft
 
@@ -84,5 +85,50 @@ import Weft
 
         #expect(error.reason == .missingRegistration)
         #expect(error.suggestions.isEmpty)
+    }
+
+    final class Host: Sendable {
+        let plugins: [any Plugin]
+        init(plugins: [any Plugin]) { self.plugins = plugins }
+    }
+
+    final class HostPlugin: Plugin {
+        let host: Host
+        init(host: Host) { self.host = host }
+    }
+
+    final class Session: Sendable {}
+
+    @Test func aCycleThroughAnElementTellsWhichElementToChange() throws {
+        let container = Container()
+        container.register(Host.self) { r in Host(plugins: try r.require([any Plugin].self)) }
+        container.contribute(to: [any Plugin].self) { r in HostPlugin(host: try r.require(Host.self)) }
+
+        let error = try #require(throws: ResolutionError.self) { try container.require(Host.self) }
+
+        #expect(error.path == ["Host", "Array<Plugin>", "Array<Plugin>#1", "Host"])
+        #expect(
+            error.description.contains(
+                "or let the 1st element contributed to Array<Plugin> take Lazy<Host> or Provider<Host>."))
+    }
+
+    @Test func aCaptiveElementIsNamedInWordsAsTheHolderToChange() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inObjectScope(.scoped)
+        container.contribute(to: [any Plugin].self, id: "audit") { r in
+            _ = try r.require(Session.self)
+            return Plain()
+        }
+        .inObjectScope(.container)
+        let scope = container.makeScope()
+
+        let error = try #require(throws: ResolutionError.self) { try scope.require([any Plugin].self) }
+
+        #expect(error.reason == .captiveDependency)
+        #expect(
+            error.description.hasPrefix(
+                "[Weft.captiveDependency] The element \"audit\" contributed to Array<Plugin> is kept beyond one scope"))
+        #expect(error.description.contains("Make the element \"audit\" contributed to Array<Plugin> .scoped"))
+        #expect(error.path == ["Array<Plugin>", "Array<Plugin>#audit", "Session"])
     }
 }

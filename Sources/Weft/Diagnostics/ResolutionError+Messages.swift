@@ -34,7 +34,7 @@ extension ResolutionError: CustomStringConvertible {
             return "No registration for \(request)" + (requestedAs.map { " (requested as \($0))." } ?? ".")
         case .circularDependency:
             let cycle = Array(path.suffix(cycleLength))
-            let closing = cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType
+            let closing = Self.spoken(cycle.count >= 2 ? cycle[cycle.count - 2] : serviceType)
             let wrapped =
                 name.map { "Lazy<\(serviceType)> or Provider<\(serviceType)> (named \"\($0)\")" }
                 ?? "Lazy<\(serviceType)> or Provider<\(serviceType)>"
@@ -64,7 +64,7 @@ extension ResolutionError: CustomStringConvertible {
                     + "another thread to finish the next.\n" : ""
             if let closingWrapper {
                 return "Circular dependency: \(cycle.joined(separator: " -> ")).\n" + threads
-                    + "\(closing) already takes \(closingWrapper), but reads it (`instance` or `get()`) before its "
+                    + "\(Self.capitalized(closing)) already takes \(closingWrapper), but reads it (`instance` or `get()`) before its "
                     + "factory returns, so the cycle is still closed in the factory.\n"
                     + "Break it by reading \(closingWrapper) later, after \(closing) is made (on first use), or by "
                     + "setting that reference in initCompleted."
@@ -158,11 +158,28 @@ extension ResolutionError: CustomStringConvertible {
             // The services between the holder and the scoped one are made for the holder and kept with it.
             let between = path.dropLast().lastIndex(of: holder).map { Array(path[($0 + 1)..<(path.count - 1)]) } ?? []
             let through = between.isEmpty ? "" : " (through \(between.joined(separator: " -> ")))"
-            return "\(holder) is kept beyond one scope (it is shared, e.g. .container), and it was being made with "
-                + "\(request)\(through), which is .scoped: it would keep the instance of one scope after that scope "
-                + "ends.\n"
-                + "Make \(holder) .scoped or .transient too, or pass it what it needs per call instead of at creation."
+            let named = Self.spoken(holder)
+            return "\(Self.capitalized(named)) is kept beyond one scope (it is shared, e.g. .container), and it was "
+                + "being made with \(request)\(through), which is .scoped: it would keep the instance of one scope "
+                + "after that scope ends.\n"
+                + "Make \(named) .scoped or .transient too, or pass it what it needs per call instead of at creation."
         }
+    }
+
+    /// A step of a path as the subject of a sentence: a list's element, which no request spells
+    /// (`Array<Plugin>#2`, `Array<Plugin>#audit`), in words (`the 2nd element contributed to Array<Plugin>`, see
+    /// ``ContributionOption/elementDescription(name:)``); any other step as the path writes it.
+    fileprivate static func spoken(_ step: String) -> String {
+        guard step.hasPrefix("Array<"), let mark = step.lastIndex(of: "#") else { return step }
+        let collection = String(step[..<mark])
+        let place = String(step[step.index(after: mark)...])
+        guard let position = Int(place) else { return "the element \"\(place)\" contributed to \(collection)" }
+        return "the \(ContributionOption.ordinal(position)) element contributed to \(collection)"
+    }
+
+    /// A subject from ``spoken(_:)`` at the start of a sentence: `The 2nd element ...`; a type's name as it is.
+    fileprivate static func capitalized(_ subject: String) -> String {
+        subject.hasPrefix("the ") ? "The " + subject.dropFirst(4) : subject
     }
 
     fileprivate var underlyingText: String {
