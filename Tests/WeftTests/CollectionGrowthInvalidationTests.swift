@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Weft
 
@@ -74,5 +75,32 @@ import Weft
         container.contribute(to: [any Plugin].self) { _ in NamedPlugin("late") }
 
         #expect(try container.require(Host.self).plugins.map(\.id) == ["late"])
+    }
+
+    @Test(hangLimit)
+    func aSingletonResolvedWhileOtherThreadsContributeEndsWithEveryElement() {
+        let container = Container()
+        container.declareCollection([any Plugin].self)
+        container.register(Host.self) { r in Host(plugins: try r.require([any Plugin].self)) }
+            .inObjectScope(.container)
+        let count = 200
+        let done = Collected<Bool>()
+        let contributors = (0..<2).map { half in
+            runOnThread {
+                for index in stride(from: half, to: count, by: 2) {
+                    container.contribute(to: [any Plugin].self) { _ in NamedPlugin("\(index)") }
+                }
+                done.append(true)
+            }
+        }
+        let resolvers = (0..<2).map { _ in
+            runOnThread {
+                while done.values.count < 2 { _ = container.resolve(Host.self) }
+            }
+        }
+        for thread in contributors + resolvers { #expect(thread.wait(seconds: 60)) }
+
+        // A singleton made while an element was being added was discarded or not kept: none misses one.
+        #expect(container.resolve(Host.self)?.plugins.count == count)
     }
 }
